@@ -1,0 +1,56 @@
+"""The rules engine of Vampires vs Werewolves: pure, no I/O, randomness injected.
+
+The public API is re-exported here; each submodule holds one idea:
+``kinds`` (what may stand on a cell), ``state`` (moves and the board),
+``rules`` (rule set as a value), ``legality`` (the seven checks of a ply),
+``battle`` (exact battle distributions), ``resolution`` (applying a ply),
+``ending`` (end of game), ``movegen`` (plies for bots), ``mapfile`` and
+``mapgen`` (map files).
+"""
+
+from engine.battle import (
+    BattleOutcome,
+    battle_outcomes,
+    expected_survivors,
+    sample_battle,
+    win_probability,
+)
+from engine.ending import EndReason, GameEnd, end_of_game, totals, winner_by_count
+from engine.kinds import EMPTY, HUMANS, VAMPIRES, WEREWOLVES, Kind, opponent
+from engine.legality import IllegalPly, Rule, check_ply, find_violation
+from engine.resolution import Battle, PlyResult, apply_ply, ply_outcomes, resolve_ply
+from engine.rules import Rules, Variant
+from engine.state import GameState, Move, Ply
+
+__all__ = [
+    "EMPTY",
+    "HUMANS",
+    "VAMPIRES",
+    "WEREWOLVES",
+    "Battle",
+    "BattleOutcome",
+    "EndReason",
+    "GameEnd",
+    "GameState",
+    "IllegalPly",
+    "Kind",
+    "Move",
+    "Ply",
+    "PlyResult",
+    "Rule",
+    "Rules",
+    "Variant",
+    "apply_ply",
+    "battle_outcomes",
+    "check_ply",
+    "end_of_game",
+    "expected_survivors",
+    "find_violation",
+    "opponent",
+    "ply_outcomes",
+    "resolve_ply",
+    "sample_battle",
+    "totals",
+    "win_probability",
+    "winner_by_count",
+]

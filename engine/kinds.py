@@ -1,0 +1,37 @@
+"""What can stand on a cell: nothing, humans, vampires or werewolves."""
+
+from enum import IntEnum
+
+
+class Kind(IntEnum):
+    """The content kind of a cell. Vampires and werewolves are the two species."""
+
+    EMPTY = 0
+    HUMANS = 1
+    VAMPIRES = 2
+    WEREWOLVES = 3
+
+    @property
+    def is_species(self) -> bool:
+        """True for the two playing species."""
+        return self >= Kind.VAMPIRES
+
+    @property
+    def letter(self) -> str:
+        """One letter for drawings and logs: ``.``, ``H``, ``V``, ``W``."""
+        return ".HVW"[self]
+
+
+EMPTY = Kind.EMPTY
+HUMANS = Kind.HUMANS
+VAMPIRES = Kind.VAMPIRES
+WEREWOLVES = Kind.WEREWOLVES
+
+
+def opponent(species: Kind) -> Kind:
+    """The other species."""
+    if species == VAMPIRES:
+        return WEREWOLVES
+    if species == WEREWOLVES:
+        return VAMPIRES
+    raise ValueError(f"{species!r} is not a playing species")

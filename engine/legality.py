@@ -1,0 +1,137 @@
+"""Legality of a ply: the seven checks of the rule book, each with its exact reason.
+
+Checking is separate from applying. :func:`find_violation` returns the first broken
+rule (or ``None``); :func:`check_ply` raises it. A ply that breaks a rule loses the game.
+"""
+
+from collections.abc import Sequence
+from enum import Enum
+
+from engine.state import MAX_COUNT, GameState, Move
+
+
+class Rule(Enum):
+    """A rule a ply can break, numbered as in the rule book."""
+
+    EMPTY_PLY = (1, "a ply must contain at least one move")
+    ZERO_COUNT = (2, "every move must move at least one creature")
+    NOT_OWN_CELL = (3, "the source cell must hold the mover's species")
+    TOO_FEW = (3, "the source cell holds fewer creatures than the move sends")
+    OFF_GRID = (4, "both cells of a move must lie inside the grid")
+    NOT_ADJACENT = (4, "the target must be one of the 8 neighbours of the source")
+    SOURCE_IS_TARGET = (5, "no cell may be both a source and a target in one ply")
+    OVERCOMMITTED = (6, "the moves leaving a cell send more creatures than it holds")
+    TARGET_OVERFLOW = (7, "more than 255 creatures arrive on one cell")
+
+    @property
+    def number(self) -> int:
+        """The rule's number in the rule book (1..7)."""
+        return self.value[0]
+
+    @property
+    def text(self) -> str:
+        return self.value[1]
+
+
+class IllegalPly(Exception):
+    """A well-formed ply that breaks a rule: which rule, which move, and the details."""
+
+    def __init__(self, rule: Rule, move: Move | None, detail: str) -> None:
+        self.rule = rule
+        self.move = move
+        self.detail = detail
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return f"rule {self.rule.number} ({self.rule.text}): {self.detail}"
+
+    def __repr__(self) -> str:
+        return f"IllegalPly({self.rule}, {self.move!r}, {self.detail!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, IllegalPly):
+            return NotImplemented
+        return (self.rule, self.move, self.detail) == (other.rule, other.move, other.detail)
+
+    def __hash__(self) -> int:
+        return hash((self.rule, self.move, self.detail))
+
+
+def find_violation(state: GameState, ply: Sequence[Move]) -> IllegalPly | None:
+    """The first rule ``ply`` breaks when ``state.to_move`` plays it, or ``None`` if legal.
+
+    Checks run in rule-book order: rule 1, then rules 2–4 move by move, then 5, 6, 7.
+    """
+    if not ply:
+        return IllegalPly(Rule.EMPTY_PLY, None, "the ply has no moves")
+    rows, cols = state.rows, state.cols
+    grid = state.grid()
+    species = state.to_move
+    sent: dict[int, int] = {}
+    arriving: dict[int, int] = {}
+    first_move_from: dict[int, Move] = {}
+    for move in ply:
+        x, y, count, tx, ty = move
+        if count < 1:
+            return IllegalPly(Rule.ZERO_COUNT, move, f"move {move!r} sends {count} creatures")
+        if not (0 <= x < cols and 0 <= y < rows):
+            return IllegalPly(
+                Rule.OFF_GRID, move, f"source ({x},{y}) is outside the {rows} × {cols} grid"
+            )
+        source = y * cols + x
+        kind, held = grid.get(source, (0, 0))
+        if kind != species:
+            return IllegalPly(
+                Rule.NOT_OWN_CELL,
+                move,
+                f"({x},{y}) holds no {species.name.lower()} for move {move!r}",
+            )
+        if count > held:
+            return IllegalPly(
+                Rule.TOO_FEW, move, f"({x},{y}) holds {held}, move {move!r} sends {count}"
+            )
+        if not (0 <= tx < cols and 0 <= ty < rows):
+            return IllegalPly(
+                Rule.OFF_GRID, move, f"target ({tx},{ty}) is outside the {rows} × {cols} grid"
+            )
+        if max(abs(tx - x), abs(ty - y)) != 1:
+            return IllegalPly(
+                Rule.NOT_ADJACENT, move, f"({tx},{ty}) is not a neighbour of ({x},{y})"
+            )
+        sent[source] = sent.get(source, 0) + count
+        target = ty * cols + tx
+        arriving[target] = arriving.get(target, 0) + count
+        first_move_from.setdefault(source, move)
+    for move in ply:
+        if move.ty * cols + move.tx in sent:
+            return IllegalPly(
+                Rule.SOURCE_IS_TARGET,
+                move,
+                f"({move.tx},{move.ty}) is the target of {move!r} and a source of this ply",
+            )
+    for source, total in sent.items():
+        held = grid[source][1]
+        if total > held:
+            move = first_move_from[source]
+            return IllegalPly(
+                Rule.OVERCOMMITTED,
+                move,
+                f"moves from ({move.x},{move.y}) send {total} creatures, the cell holds {held}",
+            )
+    for move in ply:
+        target = move.ty * cols + move.tx
+        total = arriving[target]
+        if total > MAX_COUNT:
+            return IllegalPly(
+                Rule.TARGET_OVERFLOW,
+                move,
+                f"{total} creatures arrive on ({move.tx},{move.ty}); at most {MAX_COUNT} may",
+            )
+    return None
+
+
+def check_ply(state: GameState, ply: Sequence[Move]) -> None:
+    """Raise :class:`IllegalPly` naming the first rule ``ply`` breaks; return if it is legal."""
+    violation = find_violation(state, ply)
+    if violation is not None:
+        raise violation

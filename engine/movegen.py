@@ -1,0 +1,81 @@
+"""Generating plies for bots and benchmarks. Generation never decides legality.
+
+Every ply made here is legal by construction: targets avoid every source of the ply,
+counts never exceed what a cell holds, and at most 255 arrive on a cell.
+"""
+
+import random
+from collections.abc import Iterator
+
+from engine.state import MAX_COUNT, GameState, Move, Ply, neighbour_table
+
+
+def group_moves(state: GameState) -> Iterator[Move]:
+    """Every move of a whole group of ``state.to_move`` to one of its neighbours."""
+    cols = state.cols
+    species = state.to_move
+    table = neighbour_table(state.rows, cols)
+    for pos, kind, count in state.cells:
+        if kind == species:
+            x, y = pos % cols, pos // cols
+            for target in table[pos]:
+                yield Move(x, y, count, target % cols, target // cols)
+
+
+def splits(count: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """Every way to write ``count`` as ``parts`` positive counts, in non-increasing order."""
+    if parts == 1:
+        if count >= 1:
+            yield (count,)
+        return
+    for first in range(count - parts + 1, 0, -1):
+        if first * parts < count:
+            break
+        for rest in splits(count - first, parts - 1):
+            if rest[0] <= first:
+                yield (first, *rest)
+
+
+def random_ply(state: GameState, rng: random.Random, split_chance: float = 0.3) -> Ply:
+    """A random legal ply for ``state.to_move``, with splits; ``()`` if it has no creatures.
+
+    Each group moves with probability one half (at least one group moves); a moving group
+    is split in two toward two targets with probability ``split_chance``, and may keep
+    some creatures back when it splits.
+    """
+    cols = state.cols
+    species = state.to_move
+    table = neighbour_table(state.rows, cols)
+    own = [(pos, count) for pos, kind, count in state.cells if kind == species]
+    if not own:
+        return ()
+    movers = [group for group in own if rng.random() < 0.5] or [rng.choice(own)]
+    sources = {pos for pos, _ in movers}
+    arriving: dict[int, int] = {}
+    moves = []
+    for pos, count in movers:
+        targets = [t for t in table[pos] if t not in sources]
+        if not targets:
+            continue
+        x, y = pos % cols, pos // cols
+        if count >= 2 and len(targets) >= 2 and rng.random() < split_chance:
+            first, second = rng.sample(targets, 2)
+            a = rng.randint(1, count - 1)
+            b = rng.randint(1, count - a)
+            shares = ((first, a), (second, b))
+        else:
+            shares = ((rng.choice(targets), count),)
+        for target, share in shares:
+            room = MAX_COUNT - arriving.get(target, 0)
+            share = min(share, room)
+            if share < 1:
+                continue
+            arriving[target] = arriving.get(target, 0) + share
+            moves.append(Move(x, y, share, target % cols, target // cols))
+    return tuple(moves) if moves else _lone_move(state, rng)
+
+
+def _lone_move(state: GameState, rng: random.Random) -> Ply:
+    """One whole-group move to an empty or non-own cell, for when every target was a source."""
+    moves = list(group_moves(state))
+    return (rng.choice(moves),) if moves else ()

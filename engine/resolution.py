@@ -1,0 +1,155 @@
+"""Applying a ply: simultaneous moves, arrivals summed per target, encounters resolved.
+
+:func:`resolve_ply` does the certain part and lists the random battles left to decide;
+:func:`apply_ply` samples them with an injected ``random.Random`` (the referee's way),
+:func:`ply_outcomes` expands them into the exact distribution of next states (the
+expectiminimax way). Both rely on :func:`engine.battle.battle_outcomes` alone.
+"""
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from itertools import product
+from typing import NamedTuple
+
+from engine.battle import BattleOutcome, Probability, battle_outcomes, sample_battle
+from engine.kinds import EMPTY, Kind
+from engine.legality import check_ply
+from engine.rules import DEFAULT_RULES, Rules
+from engine.state import GameState, Move
+
+
+class Battle(NamedTuple):
+    """A random battle on cell ``(x, y)`` and its exact outcome distribution."""
+
+    x: int
+    y: int
+    attacker: Kind
+    attackers: int
+    defender: Kind
+    defenders: int
+    outcomes: tuple[BattleOutcome, ...]
+
+    @property
+    def pos(self) -> tuple[int, int]:
+        return (self.x, self.y)
+
+
+class Resolution(NamedTuple):
+    """A ply's certain effects (``grid``, battle cells emptied) and its pending battles."""
+
+    grid: dict[int, tuple[int, int]]
+    battles: tuple[Battle, ...]
+
+
+class PlyResult(NamedTuple):
+    """The state after a ply, and each random battle with the outcome that was drawn."""
+
+    state: GameState
+    battles: tuple[tuple[Battle, BattleOutcome], ...]
+
+
+def resolve_ply(
+    state: GameState, ply: Sequence[Move], rules: Rules = DEFAULT_RULES
+) -> Resolution:
+    """Apply the certain part of a legal ``ply``; random battles stay pending.
+
+    The ply is assumed legal (see :func:`engine.legality.check_ply`).
+    """
+    cols = state.cols
+    species = int(state.to_move)
+    grid = state.grid()
+    arrivals: dict[int, int] = {}
+    for x, y, count, tx, ty in ply:
+        source = y * cols + x
+        kind, held = grid[source]
+        if held == count:
+            del grid[source]
+        else:
+            grid[source] = (kind, held - count)
+        target = ty * cols + tx
+        arrivals[target] = arrivals.get(target, 0) + count
+    battles = []
+    for target, count in arrivals.items():
+        kind, held = grid.get(target, (EMPTY, 0))
+        if kind == EMPTY or kind == species:
+            grid[target] = (species, held + count)
+            continue
+        outcomes = battle_outcomes(Kind(species), count, Kind(kind), held, rules.variant)
+        if len(outcomes) == 1:
+            _, winner, survivors = outcomes[0]
+            grid[target] = (winner, survivors)
+        else:
+            del grid[target]
+            battles.append(
+                Battle(target % cols, target // cols, Kind(species), count, Kind(kind), held,
+                       outcomes)
+            )
+    return Resolution(grid, tuple(battles))
+
+
+def _next_state(state: GameState, grid: dict[int, tuple[int, int]]) -> GameState:
+    cells = tuple(sorted((pos, kind, count) for pos, (kind, count) in grid.items() if count))
+    return GameState.trusted(state.rows, state.cols, cells, state.ply + 1)
+
+
+def apply_ply(
+    state: GameState,
+    ply: Sequence[Move],
+    rng: random.Random,
+    rules: Rules = DEFAULT_RULES,
+    check: bool = True,
+) -> PlyResult:
+    """Play ``ply`` for ``state.to_move``, drawing random battles with ``rng``.
+
+    Raises :class:`engine.legality.IllegalPly` if the ply is illegal (unless ``check`` is
+    false, for callers that generated it legal). Battles are drawn in order of the first
+    move into their cell, one ``rng.random()`` each.
+    """
+    if check:
+        check_ply(state, ply)
+    grid, battles = resolve_ply(state, ply, rules)
+    drawn = []
+    for battle in battles:
+        outcome = sample_battle(battle.outcomes, rng)
+        if outcome.survivors:
+            grid[battle.y * state.cols + battle.x] = (outcome.winner, outcome.survivors)
+        drawn.append((battle, outcome))
+    return PlyResult(_next_state(state, grid), tuple(drawn))
+
+
+def ply_outcomes(
+    state: GameState,
+    ply: Sequence[Move],
+    rules: Rules = DEFAULT_RULES,
+    exact: bool = False,
+) -> list[tuple[Probability, GameState]]:
+    """The exact distribution of the states ``ply`` can lead to, equal states merged.
+
+    Battles on different cells are independent, so each combination of their outcomes
+    has the product of their probabilities. The ply is assumed legal.
+    """
+    grid, battles = resolve_ply(state, ply, rules)
+    if not battles:
+        return [(Fraction(1) if exact else 1.0, _next_state(state, grid))]
+    if exact:
+        battles = tuple(
+            b._replace(
+                outcomes=battle_outcomes(
+                    b.attacker, b.attackers, b.defender, b.defenders, rules.variant, True
+                )
+            )
+            for b in battles
+        )
+    cols = state.cols
+    merged: dict[GameState, Probability] = {}
+    for combination in product(*(b.outcomes for b in battles)):
+        probability: Probability = 1
+        after = dict(grid)
+        for battle, (chance, winner, survivors) in zip(battles, combination, strict=True):
+            probability *= chance
+            if survivors:
+                after[battle.y * cols + battle.x] = (winner, survivors)
+        next_state = _next_state(state, after)
+        merged[next_state] = merged.get(next_state, 0) + probability
+    return [(p, s) for s, p in merged.items()]

@@ -1,0 +1,51 @@
+"""The ``vvw`` command line: one subcommand per module in :mod:`server.commands`.
+
+Each command module has ``register(subparsers)``, which adds its parser and sets
+``func`` (called with the parsed arguments, returning an exit code). Errors the user
+can fix (a bad map file, a port in use…) are printed as one line, never a traceback.
+"""
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+COMMAND_MODULES = ("map", "serve", "match", "agent", "log", "bench")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="vvw",
+        description="Vampires vs Werewolves: rules engine, match server and bots.",
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)"
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"server.commands.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"server.commands.{name}":
+                raise
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``vvw`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("vvw: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

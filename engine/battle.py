@@ -89,9 +89,7 @@ def expected_survivors(outcomes: tuple[BattleOutcome, ...], kind: Kind) -> Proba
     return sum(o.probability * o.survivors for o in outcomes if o.winner == kind)
 
 
-def sample_battle(
-    outcomes: tuple[BattleOutcome, ...], rng: random.Random
-) -> BattleOutcome:
+def sample_battle(outcomes: tuple[BattleOutcome, ...], rng: random.Random) -> BattleOutcome:
     """Draw one outcome of the distribution with ``rng`` (one ``rng.random()`` call)."""
     if len(outcomes) == 1:
         return outcomes[0]

@@ -57,7 +57,10 @@ class IllegalPly(Exception):
         return hash((self.rule, self.move, self.detail))
 
 
-def find_violation(state: GameState, ply: Sequence[Move]) -> IllegalPly | None:
+def find_violation(
+    state: GameState,
+    ply: Sequence[Move],
+) -> IllegalPly | None:
     """The first rule ``ply`` breaks when ``state.to_move`` plays it, or ``None`` if legal.
 
     Checks run in rule-book order: rule 1, then rules 2–4 move by move, then 5, 6, 7.
@@ -65,11 +68,11 @@ def find_violation(state: GameState, ply: Sequence[Move]) -> IllegalPly | None:
     if not ply:
         return IllegalPly(Rule.EMPTY_PLY, None, "the ply has no moves")
     rows, cols = state.rows, state.cols
-    grid = state.grid()
+    grid = state._grid
     species = state.to_move
+    own = int(species)
     sent: dict[int, int] = {}
     arriving: dict[int, int] = {}
-    first_move_from: dict[int, Move] = {}
     for move in ply:
         x, y, count, tx, ty = move
         if count < 1:
@@ -80,7 +83,7 @@ def find_violation(state: GameState, ply: Sequence[Move]) -> IllegalPly | None:
             )
         source = y * cols + x
         kind, held = grid.get(source, (0, 0))
-        if kind != species:
+        if kind != own:
             return IllegalPly(
                 Rule.NOT_OWN_CELL,
                 move,
@@ -94,39 +97,40 @@ def find_violation(state: GameState, ply: Sequence[Move]) -> IllegalPly | None:
             return IllegalPly(
                 Rule.OFF_GRID, move, f"target ({tx},{ty}) is outside the {rows} × {cols} grid"
             )
-        if max(abs(tx - x), abs(ty - y)) != 1:
+        dx, dy = tx - x, ty - y
+        if not (-1 <= dx <= 1 and -1 <= dy <= 1) or dx == dy == 0:
             return IllegalPly(
                 Rule.NOT_ADJACENT, move, f"({tx},{ty}) is not a neighbour of ({x},{y})"
             )
         sent[source] = sent.get(source, 0) + count
         target = ty * cols + tx
         arriving[target] = arriving.get(target, 0) + count
-        first_move_from.setdefault(source, move)
-    for move in ply:
-        if move.ty * cols + move.tx in sent:
-            return IllegalPly(
-                Rule.SOURCE_IS_TARGET,
-                move,
-                f"({move.tx},{move.ty}) is the target of {move!r} and a source of this ply",
-            )
+    if not sent.keys().isdisjoint(arriving):
+        for move in ply:
+            if move.ty * cols + move.tx in sent:
+                return IllegalPly(
+                    Rule.SOURCE_IS_TARGET,
+                    move,
+                    f"({move.tx},{move.ty}) is the target of {move!r} and a source of this ply",
+                )
     for source, total in sent.items():
         held = grid[source][1]
         if total > held:
-            move = first_move_from[source]
+            move = next(m for m in ply if m.y * cols + m.x == source)
             return IllegalPly(
                 Rule.OVERCOMMITTED,
                 move,
                 f"moves from ({move.x},{move.y}) send {total} creatures, the cell holds {held}",
             )
-    for move in ply:
-        target = move.ty * cols + move.tx
-        total = arriving[target]
-        if total > MAX_COUNT:
-            return IllegalPly(
-                Rule.TARGET_OVERFLOW,
-                move,
-                f"{total} creatures arrive on ({move.tx},{move.ty}); at most {MAX_COUNT} may",
-            )
+    if max(arriving.values()) > MAX_COUNT:
+        for move in ply:
+            total = arriving[move.ty * cols + move.tx]
+            if total > MAX_COUNT:
+                return IllegalPly(
+                    Rule.TARGET_OVERFLOW,
+                    move,
+                    f"{total} creatures arrive on ({move.tx},{move.ty}); at most {MAX_COUNT} may",
+                )
     return None
 
 

@@ -7,7 +7,11 @@ counts never exceed what a cell holds, and at most 255 arrive on a cell.
 import random
 from collections.abc import Iterator
 
+from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.state import MAX_COUNT, GameState, Move, Ply, neighbour_table
+
+new_move = tuple.__new__
+"""``new_move(Move, (x, y, count, tx, ty))`` builds a Move without NamedTuple's argument parsing."""
 
 
 def group_moves(state: GameState) -> Iterator[Move]:
@@ -44,34 +48,40 @@ def random_ply(state: GameState, rng: random.Random, split_chance: float = 0.3) 
     some creatures back when it splits.
     """
     cols = state.cols
-    species = state.to_move
-    table = neighbour_table(state.rows, cols)
-    own = [(pos, count) for pos, kind, count in state.cells if kind == species]
+    species = WEREWOLVES if state.ply & 1 else VAMPIRES
+    chance = rng.random
+    own = [(pos, count) for pos, (kind, count) in state._grid.items() if kind == species]
     if not own:
         return ()
-    movers = [group for group in own if rng.random() < 0.5] or [rng.choice(own)]
-    sources = {pos for pos, _ in movers}
+    movers = [group for group in own if chance() < 0.5] or [own[int(chance() * len(own))]]
+    table = neighbour_table(state.rows, cols)
+    sources = {pos for pos, _ in movers} if len(movers) > 1 else None
+    capped = sum(count for _, count in movers) > MAX_COUNT
     arriving: dict[int, int] = {}
     moves = []
     for pos, count in movers:
-        targets = [t for t in table[pos] if t not in sources]
-        if not targets:
+        targets = table[pos] if sources is None else [t for t in table[pos] if t not in sources]
+        n = len(targets)
+        if not n:
             continue
         x, y = pos % cols, pos // cols
-        if count >= 2 and len(targets) >= 2 and rng.random() < split_chance:
-            first, second = rng.sample(targets, 2)
-            a = rng.randint(1, count - 1)
-            b = rng.randint(1, count - a)
-            shares = ((first, a), (second, b))
+        if count >= 2 and n >= 2 and chance() < split_chance:
+            i = int(chance() * n)
+            j = int(chance() * (n - 1))
+            a = 1 + int(chance() * (count - 1))
+            shares: tuple[tuple[int, int], ...] = (
+                (targets[i], a),
+                (targets[j + (j >= i)], 1 + int(chance() * (count - a))),
+            )
         else:
-            shares = ((rng.choice(targets), count),)
+            shares = ((targets[int(chance() * n)], count),)
         for target, share in shares:
-            room = MAX_COUNT - arriving.get(target, 0)
-            share = min(share, room)
-            if share < 1:
-                continue
-            arriving[target] = arriving.get(target, 0) + share
-            moves.append(Move(x, y, share, target % cols, target // cols))
+            if capped:
+                share = min(share, MAX_COUNT - arriving.get(target, 0))
+                if share < 1:
+                    continue
+                arriving[target] = arriving.get(target, 0) + share
+            moves.append(new_move(Move, (x, y, share, target % cols, target // cols)))
     return tuple(moves) if moves else _lone_move(state, rng)
 
 

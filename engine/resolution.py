@@ -13,10 +13,14 @@ from itertools import product
 from typing import NamedTuple
 
 from engine.battle import BattleOutcome, Probability, battle_outcomes, sample_battle
-from engine.kinds import EMPTY, Kind
+from engine.kinds import EMPTY, VAMPIRES, WEREWOLVES, Kind
 from engine.legality import check_ply
 from engine.rules import DEFAULT_RULES, Rules
 from engine.state import GameState, Move
+
+
+_new_result = tuple.__new__
+"""Builds a NamedTuple from a tuple of its fields, faster than its keyword constructor."""
 
 
 class Battle(NamedTuple):
@@ -50,14 +54,16 @@ class PlyResult(NamedTuple):
 
 
 def resolve_ply(
-    state: GameState, ply: Sequence[Move], rules: Rules = DEFAULT_RULES
+    state: GameState,
+    ply: Sequence[Move],
+    rules: Rules = DEFAULT_RULES,
 ) -> Resolution:
     """Apply the certain part of a legal ``ply``; random battles stay pending.
 
     The ply is assumed legal (see :func:`engine.legality.check_ply`).
     """
     cols = state.cols
-    species = int(state.to_move)
+    species = WEREWOLVES if state.ply & 1 else VAMPIRES
     grid = state.grid()
     arrivals: dict[int, int] = {}
     for x, y, count, tx, ty in ply:
@@ -72,25 +78,24 @@ def resolve_ply(
     battles = []
     for target, count in arrivals.items():
         kind, held = grid.get(target, (EMPTY, 0))
-        if kind == EMPTY or kind == species:
+        if kind in (EMPTY, species):
             grid[target] = (species, held + count)
             continue
-        outcomes = battle_outcomes(Kind(species), count, Kind(kind), held, rules.variant)
+        outcomes = battle_outcomes(species, count, Kind(kind), held, rules.variant)
         if len(outcomes) == 1:
             _, winner, survivors = outcomes[0]
             grid[target] = (winner, survivors)
         else:
             del grid[target]
             battles.append(
-                Battle(target % cols, target // cols, Kind(species), count, Kind(kind), held,
-                       outcomes)
+                Battle(target % cols, target // cols, species, count, Kind(kind), held, outcomes)
             )
-    return Resolution(grid, tuple(battles))
+    return _new_result(Resolution, (grid, tuple(battles)))
 
 
 def _next_state(state: GameState, grid: dict[int, tuple[int, int]]) -> GameState:
-    cells = tuple(sorted((pos, kind, count) for pos, (kind, count) in grid.items() if count))
-    return GameState.trusted(state.rows, state.cols, cells, state.ply + 1)
+    """The state after the ply from the resolved ``grid`` (which it takes over)."""
+    return GameState.trusted(state.rows, state.cols, None, state.ply + 1, grid)
 
 
 def apply_ply(
@@ -115,7 +120,7 @@ def apply_ply(
         if outcome.survivors:
             grid[battle.y * state.cols + battle.x] = (outcome.winner, outcome.survivors)
         drawn.append((battle, outcome))
-    return PlyResult(_next_state(state, grid), tuple(drawn))
+    return _new_result(PlyResult, (_next_state(state, grid), tuple(drawn)))
 
 
 def ply_outcomes(

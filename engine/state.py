@@ -1,15 +1,12 @@
 """Moves, plies and the game state.
 
-The state is an immutable, hashable value that is cheap to build: the non-empty
-cells are a tuple of ``(pos, kind, count)`` triples sorted by ``pos = y * cols + x``,
-so a state can key a transposition table as it is.
+The state is an immutable, hashable value that is cheap to build; a cell is known by
+``pos = y * cols + x``, so a state can key a transposition table as it is.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import NamedTuple
-
-import attrs
 
 from engine.kinds import EMPTY, HUMANS, VAMPIRES, WEREWOLVES, Kind
 
@@ -62,8 +59,12 @@ def neighbour_table(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     return tuple(table)
 
 
-def _check_cells(instance: "GameState", attribute: object, cells: tuple[Cell, ...]) -> None:
-    size = instance.rows * instance.cols
+def _validated_grid(rows: int, cols: int, cells: tuple[Cell, ...]) -> dict[int, tuple[int, int]]:
+    """``{pos: (kind, count)}`` of ``cells``, or ``ValueError`` naming what is wrong."""
+    for name, side in (("rows", rows), ("cols", cols)):
+        if not 1 <= side <= MAX_SIDE:
+            raise ValueError(f"{name} must be 1..{MAX_SIDE}, got {side}")
+    size = rows * cols
     last = -1
     for pos, kind, count in cells:
         if not last < pos < size:
@@ -71,25 +72,30 @@ def _check_cells(instance: "GameState", attribute: object, cells: tuple[Cell, ..
         if kind not in (HUMANS, VAMPIRES, WEREWOLVES) or not 1 <= count <= MAX_COUNT:
             raise ValueError(f"bad cell content at pos {pos}: kind {kind}, count {count}")
         last = pos
+    return {pos: (int(kind), count) for pos, kind, count in cells}
 
 
-def _check_side(instance: "GameState", attribute: "attrs.Attribute[int]", value: int) -> None:
-    if not 1 <= value <= MAX_SIDE:
-        raise ValueError(f"{attribute.name} must be 1..{MAX_SIDE}, got {value}")
-
-
-@attrs.frozen
 class GameState:
     """The board after ``ply`` turns. Vampires move on even plies, werewolves on odd ones.
 
-    Build one with :meth:`from_cells`; ``cells`` holds only non-empty cells.
-    For hot loops, :meth:`trusted` builds one without validation.
+    An immutable, hashable value. Build one with :meth:`from_cells` or
+    ``GameState(rows, cols, cells, ply)``; for hot loops, :meth:`trusted` builds one without
+    validation. Inside, the board is a ``{pos: (kind, count)}`` dict, never modified once
+    built; ``cells``, the sorted ``(pos, kind, count)`` triples, is made when first asked.
     """
 
-    rows: int = attrs.field(validator=_check_side)
-    cols: int = attrs.field(validator=_check_side)
-    cells: tuple[Cell, ...] = attrs.field(validator=_check_cells)
-    ply: int = 0
+    __slots__ = ("_cells", "_grid", "_hash", "cols", "ply", "rows")
+    rows: int
+    cols: int
+    ply: int
+    _grid: dict[int, tuple[int, int]]
+    _cells: tuple[Cell, ...] | None
+    _hash: int | None
+
+    def __init__(self, rows: int, cols: int, cells: tuple[Cell, ...], ply: int = 0) -> None:
+        cells = tuple(cells)
+        grid = _validated_grid(rows, cols, cells)
+        _init(self, rows, cols, ply, grid, tuple((p, int(k), n) for p, k, n in cells))
 
     @classmethod
     def from_cells(
@@ -109,14 +115,63 @@ class GameState:
         return cls(rows, cols, tuple(sorted(packed)), ply)
 
     @classmethod
-    def trusted(cls, rows: int, cols: int, cells: tuple[Cell, ...], ply: int) -> "GameState":
-        """Build without validation: for the engine's and the bots' inner loops."""
-        state = object.__new__(cls)
-        object.__setattr__(state, "rows", rows)
-        object.__setattr__(state, "cols", cols)
-        object.__setattr__(state, "cells", cells)
-        object.__setattr__(state, "ply", ply)
+    def trusted(
+        cls,
+        rows: int,
+        cols: int,
+        cells: tuple[Cell, ...] | None,
+        ply: int,
+        grid: dict[int, tuple[int, int]] | None = None,
+    ) -> "GameState":
+        """Build without validation, for the engine's and the bots' inner loops.
+
+        Give ``cells`` (sorted triples), ``grid`` (``{pos: (kind, count)}`` without empty
+        entries), or both when they agree; a given ``grid`` is kept as is: the caller gives
+        up the dict.
+        """
+        state = _new(cls)
+        if grid is None:
+            grid = {pos: (kind, n) for pos, kind, n in cells or ()}
+        _init(state, rows, cols, ply, grid, cells)
         return state
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        """The non-empty cells as ``(pos, kind, count)`` triples sorted by ``pos``."""
+        cells = self._cells
+        if cells is None:
+            cells = tuple(sorted([(pos, kind, n) for pos, (kind, n) in self._grid.items()]))
+            _set_cells(self, cells)
+        return cells
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return (
+            self.ply == other.ply
+            and self.cols == other.cols
+            and self.rows == other.rows
+            and self._grid == other._grid
+        )
+
+    def __hash__(self) -> int:
+        value = self._hash
+        if value is None:
+            value = hash((self.rows, self.cols, self.ply, self.cells))
+            _set_hash(self, value)
+        return value
+
+    def __repr__(self) -> str:
+        return f"GameState(rows={self.rows}, cols={self.cols}, cells={self.cells}, ply={self.ply})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"GameState is immutable: cannot set {name}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"GameState is immutable: cannot delete {name}")
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (GameState.trusted, (self.rows, self.cols, self.cells, self.ply))
 
     @property
     def to_move(self) -> Kind:
@@ -124,16 +179,13 @@ class GameState:
         return WEREWOLVES if self.ply & 1 else VAMPIRES
 
     def grid(self) -> dict[int, tuple[int, int]]:
-        """``{pos: (kind, count)}`` for the non-empty cells."""
-        return {pos: (kind, count) for pos, kind, count in self.cells}
+        """A new ``{pos: (kind, count)}`` dict of the non-empty cells, yours to modify."""
+        return dict(self._grid)
 
     def at(self, x: int, y: int) -> tuple[Kind, int]:
         """What stands on ``(x, y)``: ``(kind, count)``, ``(EMPTY, 0)`` for an empty cell."""
-        pos = y * self.cols + x
-        for p, kind, count in self.cells:
-            if p == pos:
-                return Kind(kind), count
-        return EMPTY, 0
+        kind, count = self._grid.get(y * self.cols + x, (EMPTY, 0))
+        return Kind(kind), count
 
     def groups(self, kind: Kind) -> list[tuple[int, int, int]]:
         """``(x, y, count)`` of every cell holding ``kind``, row-major."""
@@ -142,15 +194,15 @@ class GameState:
 
     def total(self, kind: Kind) -> int:
         """How many creatures of ``kind`` are on the board."""
-        return sum(n for _, k, n in self.cells if k == kind)
+        return sum(n for k, n in self._grid.values() if k == kind)
 
     def with_ply(self, ply: int) -> "GameState":
         """The same board at another ply number (a skipped turn advances the ply)."""
-        return GameState.trusted(self.rows, self.cols, self.cells, ply)
+        return GameState.trusted(self.rows, self.cols, self._cells, ply, self._grid)
 
     def draw(self) -> str:
         """The grid as text: one line per row, ``.`` for empty, ``H4``/``V12``/``W3`` otherwise."""
-        grid = self.grid()
+        grid = self._grid
         width = max([len(f"{Kind(k).letter}{n}") for k, n in grid.values()] + [1])
         lines = []
         for y in range(self.rows):
@@ -163,6 +215,27 @@ class GameState:
         return "\n".join(lines)
 
 
-def pack_cells(cells: Iterable[tuple[int, tuple[int, int]]]) -> tuple[Cell, ...]:
-    """Sorted ``(pos, kind, count)`` triples from ``(pos, (kind, count))`` pairs, dropping empties."""
-    return tuple(sorted((pos, kind, count) for pos, (kind, count) in cells if count))
+# Slot setters: the only writes to a state, made while it is being built.
+_new = object.__new__
+_set_rows = GameState.__dict__["rows"].__set__
+_set_cols = GameState.__dict__["cols"].__set__
+_set_ply = GameState.__dict__["ply"].__set__
+_set_grid = GameState.__dict__["_grid"].__set__
+_set_cells = GameState.__dict__["_cells"].__set__
+_set_hash = GameState.__dict__["_hash"].__set__
+
+
+def _init(
+    state: GameState,
+    rows: int,
+    cols: int,
+    ply: int,
+    grid: dict[int, tuple[int, int]],
+    cells: tuple[Cell, ...] | None,
+) -> None:
+    _set_rows(state, rows)
+    _set_cols(state, cols)
+    _set_ply(state, ply)
+    _set_grid(state, grid)
+    _set_cells(state, cells)
+    _set_hash(state, None)

@@ -1,0 +1,1 @@
+"""Bots that play Vampires vs Werewolves as ordinary protocol clients."""

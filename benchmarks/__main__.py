@@ -1,0 +1,6 @@
+"""``python -m benchmarks`` lists the benchmarks."""
+
+print(
+    "benchmarks: python -m benchmarks.engine | benchmarks.referee | benchmarks.agents"
+    " | benchmarks.strength   (each takes --help)"
+)

@@ -1,0 +1,76 @@
+"""How a game ended: a termination taxonomy users can trust, and the game's record."""
+
+from enum import Enum
+
+import attrs
+
+from engine import Kind
+
+
+class Termination(Enum):
+    """Why a game ended. Each game's result names exactly one."""
+
+    ELIMINATION = "elimination"
+    """One species has no creatures left; the other wins."""
+    PLY_LIMIT = "ply limit"
+    """The ply limit was reached: the larger species wins, equal totals draw."""
+    TIME_LIMIT = "game time limit"
+    """The game's wall-time limit passed (checked after the second player's ply)."""
+    ILLEGAL_PLY = "illegal ply"
+    """A player sent a ply that breaks a rule (an empty ``MOV 0`` included); it loses."""
+    TIME_FORFEIT = "time forfeit"
+    """A player did not answer in time and the server forfeits on time (not the default)."""
+    PROTOCOL_ERROR = "protocol error"
+    """A player sent bytes that are not a valid message; it loses."""
+    DISCONNECT = "disconnect"
+    """A player closed its connection during the game; it loses."""
+    CRASH = "crash"
+    """A player's process exited during the game; it loses."""
+    STALL = "stall"
+    """A player connected but never completed its ``NME`` (or never connected) in time."""
+    ABORTED = "aborted"
+    """The server was stopped (Ctrl-C) before the game could end; no winner."""
+
+    @property
+    def is_abnormal(self) -> bool:
+        """True when the game did not end by the board or the clock of the rules."""
+        return self not in (Termination.ELIMINATION, Termination.PLY_LIMIT, Termination.TIME_LIMIT)
+
+
+@attrs.frozen
+class PlayerRecord:
+    """One side of a finished game."""
+
+    species: Kind
+    name: str
+    creatures: int
+    """How many it had on the board at the end."""
+    longest_think: float | None = None
+    """The slowest reply, in seconds, from UPD sent to complete MOV received."""
+    skipped_turns: int = 0
+
+
+@attrs.frozen
+class GameResult:
+    """The record of one game: who won, how it ended, and the exact reason."""
+
+    winner: Kind | None
+    """The winning species, ``None`` for a draw or an aborted game."""
+    termination: Termination
+    detail: str
+    """A human-readable reason, e.g. the rule broken and the move, or the bytes received."""
+    plies: int
+    """Turns played, skipped turns included."""
+    vampires: PlayerRecord
+    werewolves: PlayerRecord
+    map_name: str = ""
+    seed: int | None = None
+
+    def summary(self) -> str:
+        """One line: winner, termination, detail."""
+        if self.winner is None:
+            head = "aborted" if self.termination is Termination.ABORTED else "draw"
+        else:
+            player = self.vampires if self.winner == Kind.VAMPIRES else self.werewolves
+            head = f"{self.winner.name.lower()} ({player.name}) win"
+        return f"{head} by {self.termination.value} after {self.plies} plies: {self.detail}"

@@ -1,0 +1,36 @@
+"""Match settings, with the course's reference server's defaults."""
+
+from enum import Enum
+
+import attrs
+
+from engine import Rules
+
+
+class OnTimeout(Enum):
+    """What a late reply costs."""
+
+    SKIP = "skip"
+    """The reference server's way: the turn is skipped, late bytes are discarded."""
+    FORFEIT = "forfeit"
+    """The chess match runners' way: the late player loses."""
+
+
+@attrs.frozen
+class Settings:
+    """Everything the referee needs to know besides the map and the players."""
+
+    rules: Rules = attrs.field(factory=Rules)
+    move_time: float = 2.0
+    """Seconds a player has to answer an UPD with a MOV (the specification's 2 s)."""
+    on_timeout: OnTimeout = OnTimeout.SKIP
+    game_time: float = 300.0
+    """Wall-time limit of a game in seconds, checked after the second player's ply."""
+    connect_time: float = 30.0
+    """Seconds a connection has to complete its NME before it is dropped."""
+    seed: int | None = None
+    """Seed of the random battles; ``None`` draws one (and the result records it)."""
+    greeting_pause: float = 0.0
+    """Pause after greeting both players (the course server waits about 5 s)."""
+    end_pause: float = 0.0
+    """Pause before END (the course server waits about 4 s)."""

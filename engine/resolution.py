@@ -18,7 +18,6 @@ from engine.legality import check_ply
 from engine.rules import DEFAULT_RULES, Rules
 from engine.state import GameState, Move
 
-
 _new_result = tuple.__new__
 """Builds a NamedTuple from a tuple of its fields, faster than its keyword constructor."""
 

@@ -1,0 +1,108 @@
+"""Bot processes for ``vvw match``: start one from a command, drain its output, end it.
+
+A bot's standard output and error go straight to files (never to a pipe nobody reads,
+which would block a chatty bot until it lost on time). Each bot runs in its own process
+group, so a bot started through a shell script is ended with all its children.
+"""
+
+import contextlib
+import logging
+import os
+import shlex
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import attrs
+import trio
+
+log = logging.getLogger(__name__)
+
+TERMINATE_GRACE = 0.5
+"""Seconds a bot has to exit after SIGTERM before it is killed."""
+
+
+def bot_command(spec: str, host: str, port: int, builtin: frozenset[str]) -> list[str]:
+    """The argv for a bot given as a built-in name or a command template.
+
+    A built-in bot's name (``alphabeta``, optionally with options: ``"alphabeta --depth 4"``)
+    runs ``python -m agents NAME HOST PORT …``. Anything else is a command line in which
+    ``{host}`` and ``{port}`` are replaced; without them, host and port are appended, as
+    students' bots take them (``./mybot`` → ``./mybot 127.0.0.1 5555``).
+    """
+    words = shlex.split(spec)
+    if not words:
+        raise ValueError("empty bot command")
+    if words[0] in builtin:
+        return [sys.executable, "-m", "agents", words[0], host, str(port), *words[1:]]
+    if "{host}" in spec or "{port}" in spec:
+        return [word.replace("{host}", host).replace("{port}", str(port)) for word in words]
+    return [*words, host, str(port)]
+
+
+@attrs.define
+class BotProcess:
+    """A running bot: its process and the files its output goes to."""
+
+    label: str
+    argv: list[str]
+    process: trio.Process
+    stdout_path: Path
+    stderr_path: Path
+
+    @property
+    def exit_code(self) -> int | None:
+        """The exit code once the process has ended, else ``None``."""
+        return self.process.returncode
+
+    def stderr_tail(self, lines: int = 5) -> str:
+        """The last lines the bot wrote to its standard error (for crash reports)."""
+        try:
+            text = self.stderr_path.read_bytes()[-4096:].decode("utf-8", "replace")
+        except OSError:
+            return ""
+        return "\n".join(text.strip().splitlines()[-lines:])
+
+
+async def start_bot(label: str, argv: list[str], log_dir: Path) -> BotProcess:
+    """Start ``argv`` with its output going to ``log_dir/label.out`` and ``label.err``."""
+    log_dir.mkdir(parents=True, exist_ok=True)
+    stdout_path = log_dir / f"{label}.out"
+    stderr_path = log_dir / f"{label}.err"
+    with stdout_path.open("wb") as stdout, stderr_path.open("wb") as stderr:
+        try:
+            process = await trio.lowlevel.open_process(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=stdout,
+                stderr=stderr,
+                start_new_session=True,
+            )
+        except OSError as error:
+            raise OSError(f"cannot start bot {label} ({shlex.join(argv)}): {error}") from error
+    log.info("started %s: %s (pid %d)", label, shlex.join(argv), process.pid)
+    return BotProcess(label, argv, process, stdout_path, stderr_path)
+
+
+def _signal_group(process: trio.Process, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signum)
+
+
+async def stop_bot(bot: BotProcess, grace: float = TERMINATE_GRACE) -> None:
+    """End the bot and every process of its group: SIGTERM, then SIGKILL after ``grace``.
+
+    Safe to call more than once and from a cancelled scope (it shields itself).
+    """
+    with trio.CancelScope(shield=True):
+        process = bot.process
+        if process.returncode is None:
+            _signal_group(process, signal.SIGTERM)
+            with trio.move_on_after(grace):
+                await process.wait()
+        # Children of a bot may outlive it even when it exited by itself.
+        _signal_group(process, signal.SIGKILL)
+        if process.returncode is None:
+            await process.wait()
+        log.info("%s ended with exit code %s", bot.label, process.returncode)

@@ -1,0 +1,164 @@
+"""A connected bot as the server sees it: a stream, a reader task, and what it sent.
+
+A reader task decodes everything the bot sends, as it arrives, into timestamped events
+on a channel. The referee takes events when it is that bot's turn and throws away what
+arrived in between (late moves), so a bot can never block the server, whatever it sends.
+"""
+
+import logging
+from collections.abc import Callable
+
+import attrs
+import trio
+
+from server.protocol import FROM_BOT, Decoder, Message, ProtocolError, encode
+
+log = logging.getLogger(__name__)
+
+SEND_TIMEOUT = 10.0
+"""Seconds a write may wait for a bot that does not read its socket."""
+
+
+@attrs.frozen
+class Received:
+    """A complete message from the bot, and when its last byte arrived."""
+
+    message: Message
+    time: float
+
+
+@attrs.frozen
+class Garbled:
+    """The bot sent bytes that are not a valid message."""
+
+    error: ProtocolError
+    time: float
+
+
+@attrs.frozen
+class Closed:
+    """The bot's connection ended (``reason`` says how)."""
+
+    reason: str
+    time: float
+
+
+Event = Received | Garbled | Closed
+FrameHook = Callable[["Player", str, Message | None, bytes], None]
+"""Called for each frame: (player, "in"/"out", decoded message or None, raw bytes)."""
+
+
+class SendFailed(Exception):
+    """A write to the bot failed: its connection is gone or it stopped reading."""
+
+
+@attrs.define(eq=False)
+class Player:
+    """One connection, from accept to close."""
+
+    stream: trio.abc.Stream
+    peer: str
+    """Where it connected from (for logs), e.g. ``127.0.0.1:53122``."""
+    name: str = ""
+    decoder: Decoder = attrs.field(factory=lambda: Decoder(FROM_BOT))
+    on_frame: FrameHook | None = None
+    events_in: trio.MemorySendChannel[Event] = attrs.field(init=False)
+    events: trio.MemoryReceiveChannel[Event] = attrs.field(init=False)
+    closed: Closed | Garbled | None = None
+    """Set once the reader has stopped (end of stream or garbage)."""
+    reader_done: trio.Event = attrs.field(factory=trio.Event)
+
+    def __attrs_post_init__(self) -> None:
+        self.events_in, self.events = trio.open_memory_channel(float("inf"))
+
+    async def read_forever(self) -> None:
+        """Decode what the bot sends into events until its stream ends or turns garbage."""
+        event: Closed | Garbled
+        try:
+            while True:
+                try:
+                    data = await self.stream.receive_some(65536)
+                except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
+                    event = Closed(f"connection lost ({error or type(error).__name__})", _now())
+                    break
+                now = _now()
+                if not data:
+                    self.decoder.close()
+                    event = Closed("the bot closed its connection", now)
+                    break
+                for message in self.decoder.feed(data):
+                    if self.on_frame is not None:
+                        self.on_frame(self, "in", message, encode(message))
+                    self.events_in.send_nowait(Received(message, now))
+        except ProtocolError as error:
+            if self.on_frame is not None:
+                self.on_frame(self, "in", None, error.data)
+            event = Garbled(error, _now())
+        self.closed = event
+        self.events_in.send_nowait(event)
+        self.reader_done.set()
+
+    async def next_event(self) -> Event:
+        """The next thing the bot did (waits for it)."""
+        return await self.events.receive()
+
+    def stale_events(self) -> list[Event]:
+        """Take every event already received, and drop buffered bytes of a cut message."""
+        stale = []
+        while True:
+            try:
+                stale.append(self.events.receive_nowait())
+            except trio.WouldBlock:
+                break
+        dropped = self.decoder.discard()
+        if dropped:
+            log.info("%s: discarded %d late bytes", self.label, dropped)
+        return stale
+
+    @property
+    def label(self) -> str:
+        return f"{self.name or '?'} ({self.peer})"
+
+    async def send(self, message: Message) -> None:
+        """Send one message in a single write; :class:`SendFailed` if it cannot go."""
+        data = encode(message)
+        if self.on_frame is not None:
+            self.on_frame(self, "out", message, data)
+        try:
+            with trio.fail_after(SEND_TIMEOUT):
+                await self.stream.send_all(data)
+        except trio.TooSlowError:
+            raise SendFailed(f"the bot has not read its socket for {SEND_TIMEOUT:g} s") from None
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
+            raise SendFailed(f"connection lost ({error or type(error).__name__})") from None
+
+    async def send_quietly(self, message: Message) -> bool:
+        """Send if the connection still works; ``False`` (and no error) if it does not."""
+        try:
+            await self.send(message)
+        except SendFailed as error:
+            log.info("%s: %s not delivered: %s", self.label, type(message).__name__, error)
+            return False
+        return True
+
+    async def close(self, linger: float = 1.0) -> None:
+        """Half-close, let the bot read what was sent (up to ``linger`` s), then close.
+
+        Closing a socket with unread input makes the kernel send a reset, which can make
+        the bot lose the END/BYE it has not read yet; half-closing first avoids that.
+        """
+        with trio.CancelScope(shield=True):
+            if isinstance(self.stream, trio.abc.HalfCloseableStream):
+                try:
+                    with trio.move_on_after(linger):
+                        await self.stream.send_eof()
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    pass
+            with trio.move_on_after(linger):
+                await self.reader_done.wait()
+            await self.stream.aclose()
+
+
+def _now() -> float:
+    return trio.current_time()
+

@@ -1,0 +1,142 @@
+"""Traffic logs: one JSON Lines file per game, written as the game goes.
+
+Line kinds (field ``type``): ``header`` (map, settings, seed), ``player`` (a side's name),
+``frame`` (every message in both directions: monotonic time, side, direction, decoded
+text, raw bytes in hex), ``ply`` (the moves, the board after, each random battle with its
+odds and the drawn outcome), ``skip`` (a turn without a reply), ``result`` (the
+:class:`GameResult`). Each line is flushed at once, so nothing is lost on Ctrl-C.
+"""
+
+import json
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+import attrs
+
+from engine import Battle, BattleOutcome, GameState, Kind, Move
+from engine.battle import win_probability
+from server.protocol import Message, describe, message_name
+from server.result import GameResult
+from server.settings import Settings
+
+
+def _cells(state: GameState) -> list[list[int]]:
+    cols = state.cols
+    return [[pos % cols, pos // cols, kind, count] for pos, kind, count in state.cells]
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Kind):
+        return value.name.lower()
+    if hasattr(value, "value") and hasattr(value, "name"):  # other enums
+        return value.value
+    if attrs.has(type(value)):
+        return {k: _jsonable(v) for k, v in attrs.asdict(value, recurse=False).items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+class Transcript:
+    """Writes one game's lines to ``path`` (created with its folder)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: IO[str] | None = path.open("w", encoding="utf-8")
+        self._start = time.monotonic()
+
+    def write(self, kind: str, **fields: Any) -> None:
+        if self._file is None:
+            return
+        line = {"type": kind, "t": round(time.monotonic() - self._start, 6), **fields}
+        self._file.write(json.dumps(_jsonable(line), ensure_ascii=False) + "\n")
+        self._file.flush()
+
+    def header(self, map_name: str, settings: Settings, seed: int) -> None:
+        self.write("header", map=map_name, seed=seed, settings=_jsonable(settings))
+
+    def player(self, species: Kind, name: str, peer: str) -> None:
+        self.write("player", side=species, name=name, peer=peer)
+
+    def frame(self, species: Kind | None, direction: str, message: Message | None, raw: bytes):
+        self.write(
+            "frame",
+            side=species,
+            dir=direction,
+            cmd=message_name(message) if message is not None else None,
+            text=describe(message) if message is not None else "(not a valid message)",
+            hex=raw.hex(),
+        )
+
+    def ply(
+        self,
+        species: Kind,
+        ply: Sequence[Move],
+        after: GameState,
+        battles: Sequence[tuple[Battle, BattleOutcome]],
+    ) -> None:
+        self.write(
+            "ply",
+            side=species,
+            ply_number=after.ply,
+            moves=[list(move) for move in ply],
+            board=_cells(after),
+            battles=[
+                {
+                    "cell": [battle.x, battle.y],
+                    "attacker": battle.attacker,
+                    "attackers": battle.attackers,
+                    "defender": battle.defender,
+                    "defenders": battle.defenders,
+                    "attacker_win_probability": float(
+                        win_probability(battle.attackers, battle.defenders)
+                    ),
+                    "winner": outcome.winner,
+                    "survivors": outcome.survivors,
+                    "outcome_probability": float(outcome.probability),
+                }
+                for battle, outcome in battles
+            ],
+        )
+
+    def skip(self, species: Kind, ply_number: int) -> None:
+        self.write("skip", side=species, ply_number=ply_number)
+
+    def result(self, result: GameResult) -> None:
+        self.write("result", **_jsonable(result))
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def discard(self) -> None:
+        """Close and delete the file (a normal game whose log was not asked for)."""
+        self.close()
+        self.path.unlink(missing_ok=True)
+
+    def keep_in(self, folder: Path) -> Path:
+        """Close and move the file into ``folder`` (if not there already); the new path."""
+        self.close()
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / self.path.name
+        if target.resolve() != self.path.resolve():
+            os.replace(self.path, target)
+            self.path = target
+        return self.path
+
+
+def read_transcript(path: Path) -> list[dict[str, Any]]:
+    """The lines of a transcript file, as dicts (a cut last line is skipped)."""
+    lines = []
+    with path.open(encoding="utf-8") as file:
+        for text in file:
+            try:
+                lines.append(json.loads(text))
+            except json.JSONDecodeError:
+                continue
+    return lines

@@ -1,0 +1,65 @@
+"""The short thetrap game of protocol.md, replayed through the engine and the UPD builder:
+every UPD must be byte-identical to what the course server sent."""
+
+import random
+from pathlib import Path
+
+from engine import IllegalPly, Move, Rule, apply_ply, check_ply
+from engine.mapfile import load_map
+from server.protocol import Hme, Hum, Map, Set, Upd, encode
+from server.updates import map_cells, ply_cells, update_cells
+
+MAPS = Path(__file__).resolve().parent.parent / "maps"
+
+GREETING_VAMPIRES = bytes.fromhex("53455405 0a" "48554d04 02020900 09020904" "484d45 0403")
+MAP_BYTES = bytes.fromhex(
+    "4d415006 0900020000 0401000004 0202040000 0902010000 0403000400 0904020000"
+)
+UPD_VAMPIRES = [
+    "55504400",
+    "555044040302000400040300000005000000040401000000",
+    "5550440502020008000302000000060000000205000000000601000002",
+]
+UPD_WEREWOLVES = [
+    "555044020302000400040300000000",
+    "555044040202000800030200000005000000040401000000",
+]
+PLIES = [
+    (Move(4, 3, 4, 3, 2),),
+    (Move(4, 1, 4, 5, 0),),
+    (Move(3, 2, 4, 2, 2),),
+    (Move(5, 0, 2, 6, 0), Move(5, 0, 2, 6, 1)),
+]
+
+
+def test_greeting_and_map_are_the_course_servers_bytes() -> None:
+    game_map = load_map(MAPS / "thetrap.xml")
+    state = game_map.initial_state()
+    greeting = (
+        encode(Set(game_map.rows, game_map.cols))
+        + encode(Hum(tuple((x, y) for x, y, _ in game_map.humans)))
+        + encode(Hme(*game_map.vampires[:2]))
+    )
+    assert greeting == GREETING_VAMPIRES
+    assert encode(Map(map_cells(state))) == MAP_BYTES
+
+
+def test_every_update_is_the_course_servers_bytes() -> None:
+    state = load_map(MAPS / "thetrap.xml").initial_state()
+    rng = random.Random(0)
+    last: dict[int, list[tuple[int, int]]] = {0: [], 1: []}
+    sent = {0: [encode(Upd(()))], 1: []}
+    for ply in PLIES:
+        mover = state.ply & 1
+        state = apply_ply(state, ply, rng).state
+        last[mover] = ply_cells(ply)
+        receiver = state.ply & 1
+        sent[receiver].append(encode(Upd(update_cells(state, (last[0], last[1])))))
+    assert [data.hex() for data in sent[0]] == UPD_VAMPIRES
+    assert [data.hex() for data in sent[1]] == UPD_WEREWOLVES
+    try:
+        check_ply(state, (Move(2, 2, 9, 3, 2),))
+    except IllegalPly as error:
+        assert error.rule is Rule.TOO_FEW
+    else:
+        raise AssertionError("9 from a cell of 8 must be illegal")

@@ -1,0 +1,152 @@
+"""``vvw match``: play bots (built-in names or commands) against each other on a local port."""
+
+import argparse
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import attrs
+import trio
+
+from engine import Kind
+from engine.mapfile import GameMap
+from server.commands.serve import add_settings_arguments, map_from, settings_from, tally
+from server.processes import BotProcess, bot_command, start_bot, stop_bot
+from server.result import GameResult, PlayerRecord, Termination
+from server.settings import Settings
+
+BUILTIN = frozenset({"random", "greedy", "alphabeta", "expectiminimax"})
+
+
+def _crashed(result: GameResult, bots: dict[Kind, BotProcess]) -> GameResult:
+    """A DISCONNECT/STALL of a bot whose process exited non-zero becomes a CRASH."""
+    if result.termination not in (Termination.DISCONNECT, Termination.STALL):
+        return result
+    for species, bot in bots.items():
+        code = bot.exit_code
+        if species != result.winner and code not in (None, 0):
+            detail = f"{bot.label} exited with code {code}: {bot.stderr_tail()}"
+            return attrs.evolve(result, termination=Termination.CRASH, detail=detail)
+    return result
+
+
+def _stall(species: Kind, label: str, settings: Settings, map_name: str) -> GameResult:
+    other = Kind.WEREWOLVES if species == Kind.VAMPIRES else Kind.VAMPIRES
+    return GameResult(
+        winner=other,
+        termination=Termination.STALL,
+        detail=f"{label} did not connect within {settings.connect_time} s",
+        plies=0,
+        vampires=PlayerRecord(Kind.VAMPIRES, label if species == Kind.VAMPIRES else "", 0),
+        werewolves=PlayerRecord(Kind.WEREWOLVES, label if species == Kind.WEREWOLVES else "", 0),
+        map_name=map_name,
+    )
+
+
+async def play_one(
+    game_map: GameMap,
+    settings: Settings,
+    specs: tuple[str, str],
+    log_dir: Path,
+    transcript_dir: Path | None,
+    keep: bool,
+) -> GameResult:
+    """One game: serve on a free port, start bot 1, once it is seated start bot 2."""
+    from server.serving import serve
+
+    seated = {Kind.VAMPIRES: trio.Event(), Kind.WEREWOLVES: trio.Event()}
+    bots: dict[Kind, BotProcess] = {}
+    results: list[GameResult] = []
+    try:
+        async with trio.open_nursery() as nursery:
+
+            async def run_server(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                results.extend(
+                    await serve(
+                        game_map,
+                        settings,
+                        port=0,
+                        transcript_dir=transcript_dir,
+                        keep_all_transcripts=keep,
+                        on_seated=lambda k, _n: seated[k].set(),
+                        task_status=task_status,
+                    )
+                )
+                nursery.cancel_scope.cancel()
+
+            port = await nursery.start(run_server)
+            for species, spec in zip((Kind.VAMPIRES, Kind.WEREWOLVES), specs, strict=True):
+                label = f"{species.name.lower()}-{spec.split()[0].rsplit('/', 1)[-1]}"
+                argv = bot_command(spec, "127.0.0.1", port, BUILTIN)
+                bots[species] = await start_bot(label, argv, log_dir)
+                with trio.move_on_after(settings.connect_time):
+                    await seated[species].wait()
+                if not seated[species].is_set():
+                    nursery.cancel_scope.cancel()
+                    return _crashed(_stall(species, label, settings, ""), bots)
+    finally:
+        for bot in bots.values():
+            await stop_bot(bot)
+    return _crashed(results[0], bots)
+
+
+def _describe(result: GameResult) -> str:
+    think = ", ".join(
+        f"{p.name} longest think {p.longest_think:.3f} s"
+        for p in (result.vampires, result.werewolves)
+        if p.longest_think is not None
+    )
+    counts = f"vampires {result.vampires.creatures}, werewolves {result.werewolves.creatures}"
+    return f"{result.summary()} | {counts}" + (f" | {think}" if think else "")
+
+
+def run(args: argparse.Namespace) -> int:
+    game_map = map_from(args)
+    if game_map is None:
+        return 2
+    settings = settings_from(args)
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    run_dir = Path("runs") / f"match-{stamp}"
+    results: list[GameResult] = []
+
+    async def main() -> None:
+        for number in range(1, args.games + 1):
+            specs = (args.bot1, args.bot2) if number % 2 else (args.bot2, args.bot1)
+            log_dir = run_dir / f"game{number:03d}"
+            result = await play_one(
+                game_map, settings, specs, log_dir, args.transcript, args.keep_transcripts
+            )
+            results.append(result)
+            print(f"game {number}: {_describe(result)}", flush=True)
+
+    try:
+        trio.run(main)
+    except KeyboardInterrupt:
+        print("vvw match: interrupted", file=sys.stderr)
+    except OSError as error:
+        print(f"vvw match: {error}", file=sys.stderr)
+        return 2
+    finally:
+        if args.json is not None:
+            payload = [attrs.asdict(r, value_serializer=_plain) for r in results]
+            Path(args.json).write_text(json.dumps(payload, indent=1))
+    print(tally(results))
+    return 0
+
+
+def _plain(_instance: object, _field: object, value: object) -> object:
+    if isinstance(value, Kind):
+        return value.name.lower()
+    if isinstance(value, Termination):
+        return value.value
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("match", help="play two bots against each other")
+    parser.add_argument("bot1", help="built-in name or command ('./mybot {host} {port}')")
+    parser.add_argument("bot2")
+    parser.add_argument("--json", default=None, metavar="FILE", help="write all results here")
+    add_settings_arguments(parser)
+    parser.set_defaults(func=run)

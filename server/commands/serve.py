@@ -1,0 +1,128 @@
+"""``vvw serve``: serve games on a TCP port, course-compatible, one result line per game."""
+
+import argparse
+import collections
+import sys
+from pathlib import Path
+
+import trio
+
+from engine import Rules
+from engine.mapfile import GameMap, MapFileError, load_map
+from engine.rules import Variant
+from server.result import GameResult
+from server.settings import OnTimeout, Settings
+
+
+def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
+    """The game settings shared by ``serve`` and ``match``."""
+    parser.add_argument("--map", required=True, help="map file (.xml)")
+    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    parser.add_argument("--move-time", type=float, default=2.0, help="seconds per reply")
+    parser.add_argument("--on-timeout", choices=["skip", "forfeit"], default="skip")
+    parser.add_argument("--ply-limit", type=int, default=200)
+    parser.add_argument("--game-time", type=float, default=300.0, help="seconds per game")
+    parser.add_argument("--variant", choices=["server", "spec"], default="server")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the random battles")
+    parser.add_argument(
+        "--transcript",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write transcripts here (kept for abnormal games)",
+    )
+    parser.add_argument(
+        "--keep-transcripts", action="store_true", help="keep the transcripts of normal games too"
+    )
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    return Settings(
+        rules=Rules(variant=Variant(args.variant), max_plies=args.ply_limit),
+        move_time=args.move_time,
+        on_timeout=OnTimeout(args.on_timeout),
+        game_time=args.game_time,
+        seed=args.seed,
+    )
+
+
+def map_from(args: argparse.Namespace) -> GameMap | None:
+    """The map, or ``None`` after printing one error line."""
+    try:
+        return load_map(args.map)
+    except (MapFileError, OSError) as error:
+        print(f"vvw: bad map {args.map}: {error}", file=sys.stderr)
+        return None
+
+
+def tally(results: list[GameResult]) -> str:
+    counts = collections.Counter(
+        "draw" if r.winner is None else r.winner.name.lower() for r in results
+    )
+    return f"{len(results)} games: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+
+
+def _os_error(error: BaseException) -> OSError | None:
+    """The OSError inside ``error`` (possibly wrapped in exception groups), if any."""
+    if isinstance(error, OSError):
+        return error
+    if isinstance(error, BaseExceptionGroup):
+        for inner in error.exceptions:
+            found = _os_error(inner)
+            if found is not None:
+                return found
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    from server.serving import serve
+
+    game_map = map_from(args)
+    if game_map is None:
+        return 2
+    results: list[GameResult] = []
+
+    def on_result(result: GameResult) -> None:
+        results.append(result)
+        print(result.summary(), flush=True)
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(
+                lambda task_status: serve(
+                    game_map,
+                    settings_from(args),
+                    host=args.host,
+                    port=args.port,
+                    games=args.games,
+                    transcript_dir=args.transcript,
+                    keep_all_transcripts=args.keep_transcripts,
+                    on_result=on_result,
+                    task_status=task_status,
+                )
+            )
+            print(f"serving on {args.host}:{port}", file=sys.stderr, flush=True)
+
+    try:
+        trio.run(main)
+    except (OSError, ExceptionGroup) as error:
+        failure = _os_error(error)
+        if failure is None:
+            raise
+        print(
+            f"vvw serve: cannot listen on {args.host}:{args.port}: {failure.strerror}",
+            file=sys.stderr,
+        )
+        return 2
+    except KeyboardInterrupt:
+        print("vvw serve: interrupted", file=sys.stderr)
+    print(tally(results))
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("serve", help="serve games to two bots over TCP")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=5555)
+    add_settings_arguments(parser)
+    parser.set_defaults(func=run)

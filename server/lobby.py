@@ -1,0 +1,65 @@
+"""Before the game: run a connection's reader, wait for its NME, greet it."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import trio
+
+from engine import Kind
+from engine.mapfile import GameMap
+from server.player import Closed, FrameHook, Garbled, Player, Received, SendFailed
+from server.protocol import Hme, Hum, Map, Nme, Set, encode, message_name
+from server.updates import map_cells
+
+
+@asynccontextmanager
+async def connected(
+    stream: trio.abc.Stream, peer: str, on_frame: FrameHook | None = None
+) -> AsyncIterator[Player]:
+    """A :class:`Player` whose reader runs for the life of the block; closed at the end."""
+    player = Player(stream, peer, on_frame=on_frame)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(player.read_forever)
+        try:
+            yield player
+        finally:
+            await player.close()
+            nursery.cancel_scope.cancel()
+
+
+async def admit(player: Player, connect_time: float) -> str | None:
+    """``None`` once the first message is an NME (``player.name`` set), else why to drop it."""
+    with trio.move_on_after(connect_time):
+        event = await player.next_event()
+        if isinstance(event, Received):
+            if isinstance(event.message, Nme):
+                player.name = event.message.text
+                return None
+            return f"first message is {message_name(event.message)}, not NME"
+        if isinstance(event, Garbled):
+            return str(event.error)
+        assert isinstance(event, Closed)
+        return f"closed before NME: {event.reason}"
+    return f"no NME within {connect_time:g} s"
+
+
+async def greet(player: Player, game_map: GameMap, species: Kind) -> None:
+    """SET+HUM+HME in one write, then MAP in a second (raises SendFailed if it cannot go)."""
+    x, y, _ = game_map.start(species == Kind.VAMPIRES)
+    first = (
+        Set(game_map.rows, game_map.cols),
+        Hum(tuple((hx, hy) for hx, hy, _ in game_map.humans)),
+        Hme(x, y),
+    )
+    data = b"".join(encode(message) for message in first)
+    for message in first:
+        if player.on_frame is not None:
+            player.on_frame(player, "out", message, encode(message))
+    try:
+        with trio.fail_after(10.0):
+            await player.stream.send_all(data)
+    except trio.TooSlowError:
+        raise SendFailed("the bot does not read its socket") from None
+    except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
+        raise SendFailed(f"connection lost ({error or type(error).__name__})") from None
+    await player.send(Map(map_cells(game_map.initial_state())))

@@ -1,0 +1,151 @@
+"""Play one game between two admitted, greeted players, and say how it ended.
+
+A stray NME during the game is ignored (logged); any other non-MOV message is a
+protocol error. Whatever a bot does, both get END then BYE.
+"""
+
+import logging
+import random
+
+import trio
+
+from engine import GameState, IllegalPly, Kind, Move, apply_ply, check_ply, end_of_game
+from engine.mapfile import GameMap
+from server.player import Closed, Garbled, Player, Received
+from server.protocol import Bye, End, Mov, Nme, Upd, message_name
+from server.result import GameResult, PlayerRecord, Termination
+from server.settings import OnTimeout, Settings
+from server.transcript import Transcript
+from server.updates import ply_cells, update_cells
+
+log = logging.getLogger(__name__)
+
+
+class _Over(Exception):
+    def __init__(self, winner: Kind | None, termination: Termination, detail: str) -> None:
+        super().__init__(detail)
+        self.winner, self.termination, self.detail = winner, termination, detail
+
+
+def _other(kind: Kind) -> Kind:
+    return Kind.WEREWOLVES if kind == Kind.VAMPIRES else Kind.VAMPIRES
+
+
+async def play_game(
+    vampires: Player,
+    werewolves: Player,
+    game_map: GameMap,
+    settings: Settings,
+    transcript: Transcript | None = None,
+) -> GameResult:
+    """Play from the first (empty) UPD to END/BYE; never raises for anything a bot does."""
+    seed = settings.seed if settings.seed is not None else random.randrange(2**32)
+    rng = random.Random(seed)
+    players = {Kind.VAMPIRES: vampires, Kind.WEREWOLVES: werewolves}
+    think: dict[Kind, float | None] = {Kind.VAMPIRES: None, Kind.WEREWOLVES: None}
+    skipped = {Kind.VAMPIRES: 0, Kind.WEREWOLVES: 0}
+    state = game_map.initial_state()
+    if transcript is not None:
+        transcript.header(game_map.name, settings, seed)
+        for kind, player in players.items():
+            transcript.player(kind, player.name, player.peer)
+    last_cells: dict[Kind, list[tuple[int, int]]] = {Kind.VAMPIRES: [], Kind.WEREWOLVES: []}
+    start = trio.current_time()
+    winner: Kind | None
+    try:
+        try:
+            while True:
+                mover = state.to_move
+                player = players[mover]
+                player.stale_events()
+                upd = update_cells(state, (last_cells[Kind.VAMPIRES], last_cells[Kind.WEREWOLVES]))
+                if not await player.send_quietly(Upd(upd)):
+                    raise _Over(_other(mover), Termination.DISCONNECT, f"{player.label}: gone")
+                sent = trio.current_time()
+                ply = await _await_move(player, mover, sent, settings)
+                if ply is None:
+                    skipped[mover] += 1
+                    if settings.on_timeout is OnTimeout.FORFEIT:
+                        raise _Over(_other(mover), Termination.TIME_FORFEIT,
+                                    f"{player.label}: no MOV within {settings.move_time:g} s")
+                    if transcript is not None:
+                        transcript.skip(mover, state.ply)
+                    state = state.with_ply(state.ply + 1)
+                    last_cells[mover] = []
+                else:
+                    moves, at = ply
+                    took = at - sent
+                    think[mover] = max(took, think[mover] or 0.0)
+                    try:
+                        check_ply(state, moves)
+                    except IllegalPly as error:
+                        raise _Over(_other(mover), Termination.ILLEGAL_PLY,
+                                    f"{player.label}: {error}") from None
+                    result = apply_ply(state, moves, rng, settings.rules, check=False)
+                    state = result[0]
+                    if transcript is not None:
+                        transcript.ply(mover, moves, state, result[1])
+                    last_cells[mover] = ply_cells(moves)
+                end = end_of_game(state, settings.rules)
+                if end is not None:
+                    raise _Over(end.winner, Termination(end.reason.value), end.reason.value)
+                if mover == Kind.WEREWOLVES and trio.current_time() - start >= settings.game_time:
+                    from engine.ending import winner_by_count
+
+                    raise _Over(winner_by_count(state), Termination.TIME_LIMIT,
+                                f"{settings.game_time:g} s passed")
+        except _Over as over:
+            winner, termination, detail = over.winner, over.termination, over.detail
+    except BaseException:
+        with trio.CancelScope(shield=True):
+            result_ = _result(None, Termination.ABORTED, "the server was stopped", state,
+                              players, think, skipped, game_map, seed)
+            if transcript is not None:
+                transcript.result(result_)
+            await _goodbye(players, 0.0)
+        raise
+    game = _result(winner, termination, detail, state, players, think, skipped, game_map, seed)
+    if transcript is not None:
+        transcript.result(game)
+    await _goodbye(players, settings.end_pause)
+    return game
+
+
+async def _goodbye(players: dict[Kind, Player], pause: float) -> None:
+    if pause:
+        await trio.sleep(pause)
+    for message in (End(), Bye()):
+        for player in players.values():
+            await player.send_quietly(message)
+
+
+async def _await_move(
+    player: Player, mover: Kind, sent: float, settings: Settings
+) -> tuple[list[Move], float] | None:
+    """The ply and its arrival time, or ``None`` on time-out; raises _Over otherwise."""
+    with trio.move_on_at(sent + settings.move_time):
+        while True:
+            event = await player.next_event()
+            if isinstance(event, Received):
+                if isinstance(event.message, Mov):
+                    return [Move(*m) for m in event.message.moves], event.time
+                if isinstance(event.message, Nme):
+                    log.info("%s: NME during the game ignored", player.label)
+                    continue
+                raise _Over(_other(mover), Termination.PROTOCOL_ERROR,
+                            f"{player.label}: sent {message_name(event.message)} during the game")
+            if isinstance(event, Garbled):
+                raise _Over(_other(mover), Termination.PROTOCOL_ERROR,
+                            f"{player.label}: {event.error}")
+            assert isinstance(event, Closed)
+            raise _Over(_other(mover), Termination.DISCONNECT, f"{player.label}: {event.reason}")
+    return None
+
+
+def _result(winner, termination, detail, state: GameState, players, think, skipped,
+            game_map: GameMap, seed: int) -> GameResult:
+    def record(kind: Kind) -> PlayerRecord:
+        return PlayerRecord(kind, players[kind].name, state.total(kind), think[kind], skipped[kind])
+
+    return GameResult(winner, termination, detail, state.ply, record(Kind.VAMPIRES),
+                      record(Kind.WEREWOLVES), game_map.name, seed)

@@ -1,0 +1,56 @@
+"""``vvw log show`` renders a transcript written by :class:`Transcript`."""
+
+from pathlib import Path
+
+from engine import Kind
+from server.cli import main
+from server.protocol import End, Nme, encode
+from server.result import GameResult, PlayerRecord, Termination
+from server.settings import Settings
+from server.transcript import Transcript
+
+
+def _write(path: Path) -> None:
+    transcript = Transcript(path)
+    transcript.header("tiny.xml", Settings(), seed=7)
+    transcript.player(Kind.VAMPIRES, "alice", "127.0.0.1:1")
+    transcript.frame(Kind.VAMPIRES, "in", Nme(b"alice"), encode(Nme(b"alice")))
+    transcript.frame(Kind.WEREWOLVES, "out", End(), encode(End()))
+    transcript.skip(Kind.WEREWOLVES, 1)
+    transcript.result(
+        GameResult(
+            winner=Kind.VAMPIRES,
+            termination=Termination.DISCONNECT,
+            detail="werewolves closed the connection",
+            plies=1,
+            vampires=PlayerRecord(Kind.VAMPIRES, "alice", 4),
+            werewolves=PlayerRecord(Kind.WEREWOLVES, "bob", 4),
+        )
+    )
+    transcript.close()
+
+
+def test_log_show_renders_header_players_frames_and_result(tmp_path, capsys):
+    path = tmp_path / "game.jsonl"
+    _write(path)
+    assert main(["log", "show", str(path), "--hex"]) == 0
+    out = capsys.readouterr().out
+    assert "game on tiny.xml (seed 7)" in out
+    assert "player vampires: alice" in out
+    assert "alice" in out.splitlines()[3]
+    assert encode(Nme(b"alice")).hex() in out
+    assert "skipped" in out
+    assert "result: vampires wins by disconnect after 1 plies" in out
+
+
+def test_log_show_without_hex_hides_bytes(tmp_path, capsys):
+    path = tmp_path / "game.jsonl"
+    _write(path)
+    assert main(["log", "show", str(path)]) == 0
+    assert encode(Nme(b"alice")).hex() not in capsys.readouterr().out
+
+
+def test_log_show_missing_file_is_one_line_error(tmp_path, capsys):
+    assert main(["log", "show", str(tmp_path / "none.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot read" in err

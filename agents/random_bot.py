@@ -1,0 +1,25 @@
+"""``random``: a uniformly random legal ply (with splits), from engine.movegen."""
+
+import random
+
+from engine import GameState, Kind, Ply
+from engine.movegen import random_ply
+
+
+class RandomAgent:
+    """Plays :func:`engine.movegen.random_ply`; seeded for reproducible games."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def new_game(self, species: Kind, state: GameState) -> None:
+        """Nothing to forget."""
+
+    def choose_ply(self, state: GameState, deadline: float) -> Ply:
+        return random_ply(state, self.rng)
+
+
+def make(seed: int | None = None) -> RandomAgent:
+    return RandomAgent(seed)

@@ -35,6 +35,8 @@ def _jsonable(value: Any) -> Any:
         return value.value
     if attrs.has(type(value)):
         return {k: _jsonable(v) for k, v in attrs.asdict(value, recurse=False).items()}
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     return value

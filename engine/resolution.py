@@ -63,6 +63,7 @@ def resolve_ply(
     """
     cols = state.cols
     species = WEREWOLVES if state.ply & 1 else VAMPIRES
+    own = int(species)
     grid = state.grid()
     arrivals: dict[int, int] = {}
     for x, y, count, tx, ty in ply:
@@ -77,13 +78,13 @@ def resolve_ply(
     battles = []
     for target, count in arrivals.items():
         kind, held = grid.get(target, (EMPTY, 0))
-        if kind in (EMPTY, species):
-            grid[target] = (species, held + count)
+        if not kind or kind == own:
+            grid[target] = (own, held + count)
             continue
         outcomes = battle_outcomes(species, count, Kind(kind), held, rules.variant)
         if len(outcomes) == 1:
             _, winner, survivors = outcomes[0]
-            grid[target] = (winner, survivors)
+            grid[target] = (int(winner), survivors)
         else:
             del grid[target]
             battles.append(
@@ -117,7 +118,7 @@ def apply_ply(
     for battle in battles:
         outcome = sample_battle(battle.outcomes, rng)
         if outcome.survivors:
-            grid[battle.y * state.cols + battle.x] = (outcome.winner, outcome.survivors)
+            grid[battle.y * state.cols + battle.x] = (int(outcome.winner), outcome.survivors)
         drawn.append((battle, outcome))
     return _new_result(PlyResult, (_next_state(state, grid), tuple(drawn)))
 
@@ -153,7 +154,7 @@ def ply_outcomes(
         for battle, (chance, winner, survivors) in zip(battles, combination, strict=True):
             probability *= chance
             if survivors:
-                after[battle.y * cols + battle.x] = (winner, survivors)
+                after[battle.y * cols + battle.x] = (int(winner), survivors)
         next_state = _next_state(state, after)
         merged[next_state] = merged.get(next_state, 0) + probability
     return [(p, s) for s, p in merged.items()]

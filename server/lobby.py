@@ -7,7 +7,15 @@ import trio
 
 from engine import Kind
 from engine.mapfile import GameMap
-from server.player import Closed, FrameHook, Garbled, Player, Received, SendFailed
+from server.player import (
+    SEND_TIMEOUT,
+    Closed,
+    FrameHook,
+    Garbled,
+    Player,
+    Received,
+    SendFailed,
+)
 from server.protocol import Hme, Hum, Map, Nme, Set, encode, message_name
 from server.updates import map_cells
 
@@ -56,7 +64,7 @@ async def greet(player: Player, game_map: GameMap, species: Kind) -> None:
         if player.on_frame is not None:
             player.on_frame(player, "out", message, encode(message))
     try:
-        with trio.fail_after(10.0):
+        with trio.fail_after(SEND_TIMEOUT):
             await player.stream.send_all(data)
     except trio.TooSlowError:
         raise SendFailed("the bot does not read its socket") from None

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import attrs
 import trio
 
+from engine import Kind
 from server.protocol import FROM_BOT, Decoder, Message, ProtocolError, encode
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,8 @@ class Player:
     peer: str
     """Where it connected from (for logs), e.g. ``127.0.0.1:53122``."""
     name: str = ""
+    species: Kind | None = None
+    """The side it plays once seated."""
     decoder: Decoder = attrs.field(factory=lambda: Decoder(FROM_BOT))
     on_frame: FrameHook | None = None
     events_in: trio.MemorySendChannel[Event] = attrs.field(init=False)

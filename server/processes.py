@@ -50,11 +50,21 @@ class BotProcess:
     process: trio.Process
     stdout_path: Path
     stderr_path: Path
+    signalled: bool = False
+    """Whether :func:`stop_bot` had to end it (it had not exited by itself)."""
 
     @property
     def exit_code(self) -> int | None:
         """The exit code once the process has ended, else ``None``."""
         return self.process.returncode
+
+    @property
+    def crashed(self) -> bool:
+        """It exited by itself with an error (not ended by us)."""
+        code = self.exit_code
+        if code is None or code == 0:
+            return False
+        return not (self.signalled and code in (-signal.SIGTERM, -signal.SIGKILL))
 
     def stderr_tail(self, lines: int = 5) -> str:
         """The last lines the bot wrote to its standard error (for crash reports)."""
@@ -98,6 +108,7 @@ async def stop_bot(bot: BotProcess, grace: float = TERMINATE_GRACE) -> None:
     with trio.CancelScope(shield=True):
         process = bot.process
         if process.returncode is None:
+            bot.signalled = True
             _signal_group(process, signal.SIGTERM)
             with trio.move_on_after(grace):
                 await process.wait()

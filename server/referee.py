@@ -10,6 +10,7 @@ import random
 import trio
 
 from engine import GameState, IllegalPly, Kind, Move, apply_ply, check_ply, end_of_game
+from engine.ending import winner_by_count
 from engine.mapfile import GameMap
 from server.player import Closed, Garbled, Player, Received
 from server.protocol import Bye, End, Mov, Nme, Upd, message_name
@@ -19,6 +20,10 @@ from server.transcript import Transcript
 from server.updates import ply_cells, update_cells
 
 log = logging.getLogger(__name__)
+
+
+ABORT_GOODBYE = 2.0
+"""Seconds to say END/BYE when the server is stopped (a bot may not be reading)."""
 
 
 class _Over(Exception):
@@ -57,7 +62,7 @@ async def play_game(
             while True:
                 mover = state.to_move
                 player = players[mover]
-                player.stale_events()
+                _check_stale(player, mover)
                 upd = update_cells(state, (last_cells[Kind.VAMPIRES], last_cells[Kind.WEREWOLVES]))
                 if not await player.send_quietly(Upd(upd)):
                     raise _Over(_other(mover), Termination.DISCONNECT, f"{player.label}: gone")
@@ -80,7 +85,7 @@ async def play_game(
                         check_ply(state, moves)
                     except IllegalPly as error:
                         raise _Over(_other(mover), Termination.ILLEGAL_PLY,
-                                    f"{player.label}: {error}") from None
+                                    f"{player.label}: {_illegal_text(error)}") from None
                     result = apply_ply(state, moves, rng, settings.rules, check=False)
                     state = result[0]
                     if transcript is not None:
@@ -90,8 +95,6 @@ async def play_game(
                 if end is not None:
                     raise _Over(end.winner, Termination(end.reason.value), end.reason.value)
                 if mover == Kind.WEREWOLVES and trio.current_time() - start >= settings.game_time:
-                    from engine.ending import winner_by_count
-
                     raise _Over(winner_by_count(state), Termination.TIME_LIMIT,
                                 f"{settings.game_time:g} s passed")
         except _Over as over:
@@ -102,13 +105,37 @@ async def play_game(
                               players, think, skipped, game_map, seed)
             if transcript is not None:
                 transcript.result(result_)
-            await _goodbye(players, 0.0)
+            with trio.move_on_after(ABORT_GOODBYE):
+                await _goodbye(players, 0.0)
         raise
     game = _result(winner, termination, detail, state, players, think, skipped, game_map, seed)
     if transcript is not None:
         transcript.result(game)
     await _goodbye(players, settings.end_pause)
     return game
+
+
+def _illegal_text(error: IllegalPly) -> str:
+    """The rule broken and the move that broke it."""
+    if error.move is None:
+        return str(error)
+    x, y, count, tx, ty = error.move
+    return f"{error} [move ({x},{y}) {count} -> ({tx},{ty})]"
+
+
+def _check_stale(player: Player, mover: Kind) -> None:
+    """Drop what the player sent out of turn (late moves, a stray NME); raise _Over if its
+    connection broke or turned to garbage meanwhile."""
+    for event in player.stale_events():
+        if isinstance(event, Garbled):
+            raise _Over(_other(mover), Termination.PROTOCOL_ERROR, f"{player.label}: {event.error}")
+        if isinstance(event, Closed):
+            raise _Over(_other(mover), Termination.DISCONNECT, f"{player.label}: {event.reason}")
+        if isinstance(event.message, Mov):
+            log.info("%s: late MOV discarded", player.label)
+        elif not isinstance(event.message, Nme):
+            raise _Over(_other(mover), Termination.PROTOCOL_ERROR,
+                        f"{player.label}: sent {message_name(event.message)} during the game")
 
 
 async def _goodbye(players: dict[Kind, Player], pause: float) -> None:

@@ -1,8 +1,9 @@
 """Serve games over TCP: admit two bots, greet them, referee, repeat ``games`` times.
 
-Sturdier than the course server: a connection closed before its NME frees its slot, a
-first message that is not NME drops only that connection, a silent connection is dropped
-after ``settings.connect_time``, and a third connection during a game is closed at once.
+Sturdier than the course server: the first two connections to complete their NME are
+seated (Vampires first), so a connection closed before its NME, or silent, keeps no one
+out; a first message that is not NME drops only that connection; a silent connection is
+dropped after ``settings.connect_time``; a connection during a game is closed at once.
 """
 
 import datetime
@@ -15,11 +16,17 @@ import trio
 
 from engine import Kind
 from engine.mapfile import GameMap
+from server.player import Closed, Player, SendFailed
+from server.referee import ABORT_GOODBYE
 from server.result import GameResult
 from server.settings import Settings
-from server.transcript import Transcript
+from server.transcript import FrameRecorder, Transcript
 
 log = logging.getLogger(__name__)
+
+MAX_PENDING = 8
+"""Connections allowed to be waiting for their NME at once: a silent one cannot keep a
+real bot out, and a flood cannot exhaust the server."""
 
 
 def transcript_name(number: int, names: tuple[str, str] = ("", "")) -> str:
@@ -39,11 +46,29 @@ class _Table:
         self.full = trio.Event()
         self.done = trio.Event()
         self.pending = 0
+        self.seating = trio.Lock()
+        """Held while a player is greeted, so seats are given in order."""
 
     def reset(self) -> None:
         self.seated = []
         self.full = trio.Event()
         self.done = trio.Event()
+
+
+async def _until_full_or_gone(full: trio.Event, player: Player) -> bool:
+    """Wait for the table to fill; ``False`` if the player's connection ends first."""
+    if full.is_set():
+        return True
+    async with trio.open_nursery() as nursery:
+
+        async def gone() -> None:
+            await player.reader_done.wait()
+            nursery.cancel_scope.cancel()
+
+        nursery.start_soon(gone)
+        await full.wait()
+        nursery.cancel_scope.cancel()
+    return full.is_set()
 
 
 async def serve(
@@ -65,35 +90,66 @@ async def serve(
     from server.referee import play_game
 
     table = _Table(game_map, settings)
+    recorder = FrameRecorder()
     results: list[GameResult] = []
 
     async def handle(stream: trio.SocketStream) -> None:
         try:
+            await seat(stream)
+        except Exception:  # one connection must never bring the server down
+            log.exception("connection handler failed")
+
+    async def seat(stream: trio.SocketStream) -> None:
+        try:
             peer = "{}:{}".format(*stream.socket.getpeername()[:2])
         except OSError:
             peer = "?"
-        if len(table.seated) + table.pending >= 2 or table.full.is_set():
-            log.info("refused %s: a game is already being played", peer)
+        if table.full.is_set() or table.pending >= MAX_PENDING:
+            why = "a game is being played" if table.full.is_set() else "too many connections"
+            log.info("refused %s: %s", peer, why)
             await stream.aclose()
             return
         table.pending += 1
         admitted = False
         try:
-            async with connected(stream, peer) as player:
+            async with connected(stream, peer, on_frame=recorder) as player:
                 why = await admit(player, settings.connect_time)
                 table.pending -= 1
                 admitted = True
-                if why is not None or table.full.is_set():
-                    log.info("dropped %s: %s", peer, why or "table full")
+                if why is not None:
+                    log.info("dropped %s: %s", peer, why)
                     return
-                species = Kind.VAMPIRES if not table.seated else Kind.WEREWOLVES
-                table.seated.append(player)
-                if on_seated is not None:
-                    on_seated(species, player.name)
-                await greet(player, game_map, species)
-                if len(table.seated) == 2:
-                    table.full.set()
-                await table.done.wait()
+                async with table.seating:
+                    if table.full.is_set():
+                        log.info("dropped %s: the table is full", peer)
+                        return
+                    species = Kind.VAMPIRES if not table.seated else Kind.WEREWOLVES
+                    player.species = species
+                    try:
+                        await greet(player, game_map, species)
+                    except SendFailed as error:
+                        log.info("dropped %s: greeting failed: %s", peer, error)
+                        return
+                    table.seated.append(player)
+                    if on_seated is not None:
+                        on_seated(species, player.name)
+                    if len(table.seated) == 2:
+                        table.full.set()
+                if not await _until_full_or_gone(table.full, player):
+                    table.seated.remove(player)
+                    reason = player.closed.reason if isinstance(player.closed, Closed) else (
+                        str(player.closed.error) if player.closed is not None else "?")
+                    log.info("unseated %s before the game: %s", peer, reason)
+                    return
+                done = table.done
+                try:
+                    await done.wait()
+                except trio.Cancelled:
+                    if table.full.is_set():
+                        # The server is stopping mid-game: let the referee say END/BYE first.
+                        with trio.CancelScope(shield=True), trio.move_on_after(ABORT_GOODBYE + 1):
+                            await done.wait()
+                    raise
         finally:
             if not admitted:
                 table.pending -= 1
@@ -108,7 +164,14 @@ async def serve(
             if transcript_dir is not None:
                 names = (vampires.name, werewolves.name)
                 transcript = Transcript(transcript_dir / transcript_name(number, names))
-            result = await play_game(vampires, werewolves, game_map, settings, transcript)
+            recorder.attach(transcript, table.seated)
+            try:
+                result = await play_game(vampires, werewolves, game_map, settings, transcript)
+            finally:
+                recorder.detach()
+                if transcript is not None:
+                    transcript.close()  # an aborted game's transcript stays where it is
+                table.done.set()
             results.append(result)
             if transcript is not None:
                 if keep_all_transcripts or result.termination.is_abnormal:
@@ -117,7 +180,6 @@ async def serve(
                     transcript.discard()
             if on_result is not None:
                 on_result(result)
-            table.done.set()
             table.reset()
         nursery.cancel_scope.cancel()
     return results

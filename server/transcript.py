@@ -10,6 +10,7 @@ odds and the drawn outcome), ``skip`` (a turn without a reply), ``result`` (the
 import json
 import os
 import time
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -50,23 +51,39 @@ class Transcript:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._file: IO[str] | None = path.open("w", encoding="utf-8")
         self._start = time.monotonic()
+        self.early_frames: list[tuple] = []
+        """Frames from before the game, ``(side, time, dir, message, raw)``: written after
+        the header."""
 
-    def write(self, kind: str, **fields: Any) -> None:
+    def write(self, kind: str, at: float | None = None, **fields: Any) -> None:
+        """One line; ``at`` is its ``time.monotonic()`` (now if not given)."""
         if self._file is None:
             return
-        line = {"type": kind, "t": round(time.monotonic() - self._start, 6), **fields}
+        moment = time.monotonic() if at is None else at
+        line = {"type": kind, "t": round(moment - self._start, 6), **fields}
         self._file.write(json.dumps(_jsonable(line), ensure_ascii=False) + "\n")
         self._file.flush()
 
     def header(self, map_name: str, settings: Settings, seed: int) -> None:
         self.write("header", map=map_name, seed=seed, settings=_jsonable(settings))
+        for species, at, direction, message, raw in self.early_frames:
+            self.frame(species, direction, message, raw, at)
+        self.early_frames.clear()
 
     def player(self, species: Kind, name: str, peer: str) -> None:
         self.write("player", side=species, name=name, peer=peer)
 
-    def frame(self, species: Kind | None, direction: str, message: Message | None, raw: bytes):
+    def frame(
+        self,
+        species: Kind | None,
+        direction: str,
+        message: Message | None,
+        raw: bytes,
+        at: float | None = None,
+    ) -> None:
         self.write(
             "frame",
+            at,
             side=species,
             dir=direction,
             cmd=message_name(message) if message is not None else None,
@@ -130,6 +147,42 @@ class Transcript:
             os.replace(self.path, target)
             self.path = target
         return self.path
+
+
+class FrameRecorder:
+    """The ``on_frame`` hook of connections whose game has no transcript yet.
+
+    Frames wait here (NME, SET, HUM, HME, MAP…) until :meth:`attach` gives the players'
+    game a transcript; from then on each frame is written as it happens. A connection
+    that never gets a game is forgotten with it (weak references).
+    """
+
+    def __init__(self) -> None:
+        self.transcript: Transcript | None = None
+        self._waiting: weakref.WeakKeyDictionary[Any, list[tuple]] = weakref.WeakKeyDictionary()
+
+    def __call__(self, player: Any, direction: str, message: Message | None, raw: bytes) -> None:
+        if self.transcript is not None and player.species is not None:
+            self.transcript.frame(player.species, direction, message, raw)
+        else:
+            self._waiting.setdefault(player, []).append(
+                (time.monotonic(), direction, message, raw)
+            )
+
+    def attach(self, transcript: Transcript | None, players: Sequence[Any]) -> None:
+        """Write the waiting frames of ``players`` (seated) and route theirs to ``transcript``."""
+        self.transcript = transcript
+        waiting = sorted(
+            ((player.species, *frame) for player in players
+             for frame in self._waiting.pop(player, [])),
+            key=lambda frame: frame[1],
+        )
+        if transcript is not None:
+            transcript.early_frames.extend(waiting)
+
+    def detach(self) -> None:
+        """The game is over: frames of later connections wait again."""
+        self.transcript = None
 
 
 def read_transcript(path: Path) -> list[dict[str, Any]]:

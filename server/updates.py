@@ -1,15 +1,30 @@
 """What the server tells bots about the board, in the course server's exact order."""
 
+import logging
 from collections.abc import Iterable, Sequence
 
 from engine import GameState, Move
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from server.protocol import CellBytes
 
+log = logging.getLogger(__name__)
+
+
+MAX_COUNT = 255
+"""The largest count a message can carry (one byte)."""
+
 
 def cell_bytes(state: GameState, x: int, y: int) -> CellBytes:
-    """``(x, y, humans, vampires, werewolves)`` of one cell, all zero for an empty one."""
+    """``(x, y, humans, vampires, werewolves)`` of one cell, all zero for an empty one.
+
+    Rule 7 limits what arrives on a cell, not what it holds afterwards (200 vampires
+    converting 100 humans make 300). One byte cannot say more than 255, so such a count
+    is sent as 255 rather than crashing the game.
+    """
     kind, count = state.at(x, y)
+    if count > MAX_COUNT:
+        log.warning("(%d,%d) holds %d creatures; sent as %d", x, y, count, MAX_COUNT)
+        count = MAX_COUNT
     return (
         x,
         y,

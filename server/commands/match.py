@@ -1,8 +1,10 @@
 """``vvw match``: play bots (built-in names or commands) against each other on a local port."""
 
 import argparse
+import contextlib
 import json
 import sys
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -24,9 +26,8 @@ def _crashed(result: GameResult, bots: dict[Kind, BotProcess]) -> GameResult:
     if result.termination not in (Termination.DISCONNECT, Termination.STALL):
         return result
     for species, bot in bots.items():
-        code = bot.exit_code
-        if species != result.winner and code not in (None, 0):
-            detail = f"{bot.label} exited with code {code}: {bot.stderr_tail()}"
+        if species != result.winner and bot.crashed:
+            detail = f"{bot.label} exited with code {bot.exit_code}: {bot.stderr_tail()}"
             return attrs.evolve(result, termination=Termination.CRASH, detail=detail)
     return result
 
@@ -36,7 +37,8 @@ def _stall(species: Kind, label: str, settings: Settings, map_name: str) -> Game
     return GameResult(
         winner=other,
         termination=Termination.STALL,
-        detail=f"{label} did not connect within {settings.connect_time} s",
+        detail=f"{label} did not connect and send NME within {settings.connect_time:g} s"
+        f" (map {map_name})",
         plies=0,
         vampires=PlayerRecord(Kind.VAMPIRES, label if species == Kind.VAMPIRES else "", 0),
         werewolves=PlayerRecord(Kind.WEREWOLVES, label if species == Kind.WEREWOLVES else "", 0),
@@ -58,6 +60,7 @@ async def play_one(
     seated = {Kind.VAMPIRES: trio.Event(), Kind.WEREWOLVES: trio.Event()}
     bots: dict[Kind, BotProcess] = {}
     results: list[GameResult] = []
+    result: GameResult | None = None
     try:
         async with trio.open_nursery() as nursery:
 
@@ -80,15 +83,41 @@ async def play_one(
                 label = f"{species.name.lower()}-{spec.split()[0].rsplit('/', 1)[-1]}"
                 argv = bot_command(spec, "127.0.0.1", port, BUILTIN)
                 bots[species] = await start_bot(label, argv, log_dir)
-                with trio.move_on_after(settings.connect_time):
-                    await seated[species].wait()
-                if not seated[species].is_set():
+                if not await _seated(seated[species], bots[species], settings.connect_time):
                     nursery.cancel_scope.cancel()
-                    return _crashed(_stall(species, label, settings, ""), bots)
+                    result = _stall(species, label, settings, game_map.name)
+                    break
     finally:
         for bot in bots.values():
             await stop_bot(bot)
-    return _crashed(results[0], bots)
+    result = _crashed(result if result is not None else results[0], bots)
+    if not result.termination.is_abnormal:
+        _remove_logs(bots.values(), log_dir)
+    return result
+
+
+async def _seated(event: trio.Event, bot: BotProcess, timeout: float) -> bool:
+    """Wait until the bot is seated; ``False`` if it exits or ``timeout`` passes first."""
+    with trio.move_on_after(timeout):
+        async with trio.open_nursery() as nursery:
+
+            async def watch() -> None:
+                await bot.process.wait()
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(watch)
+            await event.wait()
+            nursery.cancel_scope.cancel()
+    return event.is_set()
+
+
+def _remove_logs(bots: Iterable[BotProcess], log_dir: Path) -> None:
+    """Delete the bots' output files of a game that ended normally (and the empty folder)."""
+    for bot in bots:
+        bot.stdout_path.unlink(missing_ok=True)
+        bot.stderr_path.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        log_dir.rmdir()
 
 
 def _describe(result: GameResult) -> str:

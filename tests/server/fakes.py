@@ -7,7 +7,7 @@ import trio
 
 from engine import GameState, Kind
 from engine.movegen import random_ply
-from server.protocol import FROM_SERVER, Bye, Decoder, Map, Message, Mov, Nme, Set, Upd, encode
+from server.protocol import FROM_SERVER, Bye, Decoder, End, Map, Message, Mov, Nme, Set, Upd, encode
 
 Policy = Callable[[GameState, int], bytes | None]
 """Given the bot's view of the board and its turn number, the bytes to send (None: nothing)."""
@@ -26,9 +26,19 @@ class FakeBot:
     """Sends NME, keeps a board from MAP/UPD, answers each UPD with ``policy``."""
 
     def __init__(self, stream: trio.abc.Stream, name: bytes, species: Kind, policy: Policy,
-                 chunk: int | None = None) -> None:
+                 chunk: int | None = None, delay: float = 0.0, after_end: bytes = b"",
+                 close_after: int | None = None, chaser: tuple[float, bytes] | None = None,
+                 ) -> None:
         self.stream, self.name, self.species, self.policy = stream, name, species, policy
         self.chunk = chunk
+        self.delay = delay
+        """Seconds (trio clock) to think before each reply."""
+        self.after_end = after_end
+        """Bytes to send when END arrives (a bot that misbehaves after the game)."""
+        self.close_after = close_after
+        """Hang up right after replying on this turn."""
+        self.chaser = chaser
+        """``(seconds, bytes)``: sent that long after the first reply, in a write of its own."""
         self.received: list[Message] = []
         self.cells: dict[tuple[int, int], tuple[Kind, int]] = {}
         self.size = (0, 0)
@@ -69,9 +79,43 @@ class FakeBot:
                     if isinstance(message, Upd):
                         reply = self.policy(self.state(), self.turn)
                         self.turn += 1
+                        if reply is CLOSE:
+                            await self.stream.aclose()
+                            return
+                        if self.delay:
+                            await trio.sleep(self.delay)
                         if reply is not None:
                             await self.send(reply)
+                        if self.turn - 1 == self.close_after:
+                            return
+                        if self.chaser is not None and self.turn == 1:
+                            await trio.sleep(self.chaser[0])
+                            await self.send(self.chaser[1])
+                    if isinstance(message, End) and self.after_end:
+                        await self.send(self.after_end)
                     if isinstance(message, Bye):
                         return
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             return
+        finally:
+            await self.stream.aclose()  # as a real bot's exit closes its socket
+
+
+CLOSE = b"<close the connection>"
+"""A policy's answer that makes the fake bot close its connection instead of replying."""
+
+
+def scripted(replies: dict[int, bytes | None], then: Policy | None = None) -> Policy:
+    """Answer turn ``n`` with ``replies[n]`` (``None``: stay silent), other turns with ``then``."""
+
+    def policy(state: GameState, turn: int) -> bytes | None:
+        if turn in replies:
+            return replies[turn]
+        return then(state, turn) if then is not None else None
+
+    return policy
+
+
+def mov(*moves: tuple[int, int, int, int, int]) -> bytes:
+    """The bytes of ``MOV`` with these ``(x, y, count, tx, ty)`` moves."""
+    return encode(Mov(tuple(moves)))

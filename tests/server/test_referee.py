@@ -1,40 +1,74 @@
-"""The referee over memory streams, with fake bots that behave and misbehave."""
+"""The referee over memory streams, with fake bots that behave and misbehave.
 
+Each test asserts the exact result (winner, termination, detail, plies) and, unless the bot
+itself hung up, that both bots received END then BYE.
+"""
+
+import random
 from pathlib import Path
 
+import pytest
 import trio
 import trio.testing
 
-from engine import Kind
-from engine.mapfile import load_map
+from engine import Kind, Move, Rules, apply_ply
+from engine.mapfile import GameMap, load_map
 from server.lobby import admit, connected, greet
-from server.protocol import Bye, End, Upd
+from server.protocol import Bye, End, Upd, encode
 from server.referee import play_game
 from server.result import Termination
 from server.settings import OnTimeout, Settings
-from tests.server.fakes import FakeBot, random_policy
+from server.transcript import FrameRecorder, Transcript, read_transcript
+from server.updates import ply_cells, update_cells
+from tests.server.fakes import CLOSE, FakeBot, mov, random_policy, scripted
 
 MAP = load_map(Path(__file__).parents[2] / "maps" / "testmap.xml")
+"""5 rows × 6 columns: vampires 3 at (5,4), werewolves 3 at (2,3), humans at (2,2), (4,4)."""
+V, W = Kind.VAMPIRES, Kind.WEREWOLVES
 
 
-async def _game(vamp_policy, wolf_policy, settings=None, chunk=None):
+def shuffle(state, turn: int) -> bytes:
+    """Werewolves step left and back: never a battle on MAP."""
+    return mov((2, 3, 3, 1, 3)) if turn % 2 == 0 else mov((1, 3, 3, 2, 3))
+
+
+def shuffle_back(state, turn: int) -> bytes:
+    """Vampires step up and back."""
+    return mov((5, 4, 3, 5, 3)) if turn % 2 == 0 else mov((5, 3, 3, 5, 4))
+
+
+async def _game(vamp_policy, wolf_policy, settings=None, game_map=MAP, transcript=None,
+                vamp_options=None, wolf_options=None):
     settings = settings or Settings(seed=1)
     a_server, a_bot = trio.testing.memory_stream_pair()
     b_server, b_bot = trio.testing.memory_stream_pair()
-    bots = [FakeBot(a_bot, b"vamp", Kind.VAMPIRES, vamp_policy, chunk),
-            FakeBot(b_bot, b"wolf", Kind.WEREWOLVES, wolf_policy)]
+    bots = [FakeBot(a_bot, b"vamp", V, vamp_policy, **(vamp_options or {})),
+            FakeBot(b_bot, b"wolf", W, wolf_policy, **(wolf_options or {}))]
+    recorder = FrameRecorder()
     async with trio.open_nursery() as nursery:
         for bot in bots:
             nursery.start_soon(bot.run)
-        async with connected(a_server, "a") as vp, connected(b_server, "b") as wp:
+        async with (connected(a_server, "a", recorder) as vp,
+                    connected(b_server, "b", recorder) as wp):
             assert await admit(vp, 5) is None
             assert await admit(wp, 5) is None
-            await greet(vp, MAP, Kind.VAMPIRES)
-            await greet(wp, MAP, Kind.WEREWOLVES)
-            result = await play_game(vp, wp, MAP, settings)
+            vp.species, wp.species = V, W
+            await greet(vp, game_map, V)
+            await greet(wp, game_map, W)
+            recorder.attach(transcript, [vp, wp])
+            result = await play_game(vp, wp, game_map, settings, transcript)
+    return result, bots
+
+
+def _core(result):
+    """The result without the think times (which depend on the machine)."""
+    return (result.winner, result.termination, result.detail, result.plies,
+            result.vampires.creatures, result.werewolves.creatures, result.seed)
+
+
+def _said_goodbye(*bots: FakeBot) -> None:
     for bot in bots:
         assert bot.received[-2:] == [End(), Bye()]
-    return result, bots
 
 
 async def test_full_random_game_ends_by_the_board():
@@ -43,38 +77,257 @@ async def test_full_random_game_ends_by_the_board():
     assert result.vampires.name == "vamp" and result.werewolves.name == "wolf"
     assert bots[0].received[4] == Upd(())
     assert result.seed == 1
+    _said_goodbye(*bots)
 
 
 async def test_same_seed_same_game():
     first, _ = await _game(random_policy(1), random_policy(2))
     second, _ = await _game(random_policy(1), random_policy(2))
-    assert (first.winner, first.termination, first.plies, first.vampires.creatures) == (
-        second.winner, second.termination, second.plies, second.vampires.creatures)
+    assert _core(first) == _core(second)
+
+
+class Recording:
+    """A policy wrapper that keeps every ply it sent."""
+
+    def __init__(self, policy, plies: list):
+        self.policy, self.plies = policy, plies
+
+    def __call__(self, state, turn):
+        data = self.policy(state, turn)
+        self.plies.append(data)
+        return data
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_every_upd_matches_the_engine_replay(seed):
+    plies: list[bytes] = []
+    result, bots = await _game(Recording(random_policy(seed), plies),
+                               Recording(random_policy(seed + 10), plies),
+                               Settings(seed=seed))
+    # Replay what the bots sent, in order, with the same seed.
+    state, rng = MAP.initial_state(), random.Random(seed)
+    last: dict[Kind, list] = {V: [], W: []}
+    expected: dict[Kind, list[Upd]] = {V: [Upd(())], W: []}
+    boards: dict[Kind, list] = {V: [state.cells], W: []}
+    for data in plies:
+        moves = [Move(*data[4 + 5 * i:9 + 5 * i]) for i in range(data[3])]
+        mover = state.to_move
+        state = apply_ply(state, moves, rng, check=False).state
+        last[mover] = ply_cells(moves)
+        expected[state.to_move].append(Upd(update_cells(state, (last[V], last[W]))))
+        boards[state.to_move].append(state.cells)
+    assert result.plies == len(plies) == state.ply
+    # No UPD follows the last ply: the game is over.
+    expected[state.to_move].pop()
+    boards[state.to_move].pop()
+    for bot in bots:
+        got = [m for m in bot.received if isinstance(m, Upd)]
+        assert got == expected[bot.species]
+        # The bot's own board, built from MAP and the UPDs alone, is the engine's.
+        assert bot.state().cells == boards[bot.species][-1]
+    _said_goodbye(*bots)
 
 
 async def test_byte_by_byte_sends_play_normally():
-    result, _ = await _game(random_policy(1), random_policy(2), chunk=1)
-    assert result.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
+    plain, _ = await _game(random_policy(1), random_policy(2))
+    split, bots = await _game(random_policy(1), random_policy(2),
+                              vamp_options={"chunk": 1}, wolf_options={"chunk": 3})
+    assert _core(split) == _core(plain)
+    _said_goodbye(*bots)
 
 
-async def test_mov_0_loses_by_illegal_ply():
-    result, _ = await _game(lambda s, t: b"MOV\x00", random_policy(2))
-    assert (result.winner, result.termination) == (Kind.WEREWOLVES, Termination.ILLEGAL_PLY)
-    assert "rule 1" in result.detail
+async def test_two_messages_in_one_write_and_the_late_one_discarded(autojump_clock):
+    # Two MOVs in one write: the first is the reply, the second arrives "out of turn" and
+    # must be thrown away before the next UPD (else the bot would move twice).
+    double = mov((5, 4, 3, 5, 3)) + mov((5, 3, 3, 4, 3))
+    settings = Settings(seed=1, rules=Rules(max_plies=4))
+    result, bots = await _game(scripted({0: double}, shuffle_back), shuffle, settings)
+    assert (result.winner, result.termination, result.plies) == (None, Termination.PLY_LIMIT, 4)
+    # Second vampire ply is its own shuffle_back(turn 1): (5,3) -> (5,4), which is legal
+    # only if the extra MOV was discarded.
+    assert result.vampires.creatures == 3
+    _said_goodbye(*bots)
 
 
-async def test_garbage_is_a_protocol_error():
-    result, _ = await _game(random_policy(1), lambda s, t: b"XYZ\x01")
-    assert (result.winner, result.termination) == (Kind.VAMPIRES, Termination.PROTOCOL_ERROR)
+ILLEGAL = [
+    # rule, ply at the vampires' first turn, text the detail must contain
+    ("1", b"MOV\x00", "rule 1 (a ply must contain at least one move)"),
+    ("2", mov((5, 4, 0, 4, 3)), "rule 2 (every move must move at least one creature)"),
+    ("3 own", mov((0, 0, 1, 1, 1)), "[move (0,0) 1 -> (1,1)]"),
+    ("3 few", mov((5, 4, 4, 4, 3)), "[move (5,4) 4 -> (4,3)]"),
+    ("4 off", mov((5, 4, 1, 6, 4)), "[move (5,4) 1 -> (6,4)]"),
+    ("4 far", mov((5, 4, 1, 3, 4)), "[move (5,4) 1 -> (3,4)]"),
+    ("6", mov((5, 4, 2, 4, 3), (5, 4, 2, 5, 3)), "[move (5,4) 2 -> (4,3)]"),
+]
 
 
-async def test_stall_skips_turns(autojump_clock):
-    result, _ = await _game(random_policy(1), lambda s, t: None)
-    assert result.werewolves.skipped_turns > 0
-    assert result.winner != Kind.WEREWOLVES
+@pytest.mark.parametrize(("rule", "ply", "text"), ILLEGAL, ids=[r for r, _, _ in ILLEGAL])
+async def test_illegal_first_ply_loses(rule, ply, text):
+    result, bots = await _game(scripted({0: ply}), shuffle)
+    assert (result.winner, result.termination, result.plies) == (W, Termination.ILLEGAL_PLY, 0)
+    assert result.detail.startswith(f"vamp (a): rule {rule.split()[0]} (")
+    assert text in result.detail
+    _said_goodbye(*bots)
+
+
+async def test_source_is_target_loses():
+    split = mov((5, 4, 1, 4, 3), (5, 4, 2, 5, 3))
+    chain = mov((4, 3, 1, 5, 3), (5, 3, 1, 5, 2))
+    result, bots = await _game(scripted({0: split, 1: chain}), shuffle)
+    assert (result.winner, result.termination, result.plies) == (W, Termination.ILLEGAL_PLY, 2)
+    assert result.detail.startswith("vamp (a): rule 5 (no cell may be both")
+    assert "[move (4,3) 1 -> (5,3)]" in result.detail
+    _said_goodbye(*bots)
+
+
+async def test_target_overflow_loses():
+    big = GameMap(5, 5, ((1, 0, 100),), (0, 0, 255), (4, 4, 1), name="big")
+    eat = mov((0, 0, 200, 1, 0))
+    pile = mov((0, 0, 55, 1, 1), (1, 0, 201, 1, 1))
+    wolf = lambda s, t: mov((4, 4, 1, 4, 3)) if t % 2 == 0 else mov((4, 3, 1, 4, 4))  # noqa: E731
+    result, bots = await _game(scripted({0: eat, 1: pile}), wolf, game_map=big)
+    assert (result.winner, result.termination, result.plies) == (W, Termination.ILLEGAL_PLY, 2)
+    assert result.detail.startswith("vamp (a): rule 7 (more than 255 creatures")
+    assert "256 creatures arrive on (1,1)" in result.detail
+    # 300 vampires stand on (1,0) after the first ply: one byte says 255.
+    assert bots[1].received[4] == Upd(((1, 0, 0, 255, 0), (0, 0, 0, 55, 0)))
+    _said_goodbye(*bots)
+
+
+async def test_garbage_mid_game_is_a_protocol_error():
+    result, bots = await _game(random_policy(1), scripted({2: b"XYZ\x01"}, shuffle))
+    assert (result.winner, result.termination, result.plies) == (V, Termination.PROTOCOL_ERROR, 5)
+    assert result.detail.startswith("wolf (b): ")
+    assert "XYZ" in result.detail or "58595a" in result.detail
+    _said_goodbye(*bots)
+
+
+async def test_garbage_out_of_turn_is_a_protocol_error_at_its_next_turn(autojump_clock):
+    # The werewolves send garbage 1 s after their first reply, while the vampires think.
+    result, bots = await _game(shuffle_back, shuffle, Settings(seed=1, move_time=100),
+                               vamp_options={"delay": 2.0}, wolf_options={"chaser": (1.0, b"XYZ")})
+    assert (result.winner, result.termination, result.plies) == (V, Termination.PROTOCOL_ERROR, 3)
+    assert result.detail.startswith("wolf (b): unknown command")
+    assert trio.current_time() < 100  # not mistaken for a silent bot
+    _said_goodbye(*bots)
+
+
+async def test_server_message_from_a_bot_is_a_protocol_error():
+    result, bots = await _game(scripted({0: encode(End())}), shuffle)
+    assert (result.winner, result.termination, result.plies) == (W, Termination.PROTOCOL_ERROR, 0)
+    _said_goodbye(*bots)
+
+
+async def test_disconnect_mid_game_loses():
+    result, bots = await _game(scripted({1: CLOSE}, shuffle_back), shuffle)
+    assert (result.winner, result.termination, result.plies) == (W, Termination.DISCONNECT, 2)
+    assert result.detail == "vamp (a): the bot closed its connection"
+    _said_goodbye(bots[1])
+
+
+async def test_disconnect_while_the_other_thinks_is_seen_on_its_turn(autojump_clock):
+    # The werewolves hang up right after their first reply: the server notices at their
+    # next turn, and says why (not a failed UPD, not a move-time-out).
+    result, bots = await _game(shuffle_back, shuffle, Settings(seed=1, move_time=100),
+                               wolf_options={"close_after": 0})
+    assert (result.winner, result.termination, result.plies) == (V, Termination.DISCONNECT, 3)
+    assert result.detail == "wolf (b): the bot closed its connection"
+    assert trio.current_time() < 100
+    _said_goodbye(bots[0])
+
+
+async def test_stall_skips_turns_and_a_late_mov_is_not_applied(autojump_clock):
+    # Vampires answer their first UPD 2.5 s late with an illegal MOV 0: discarded, not
+    # applied on their next turn (else they would lose by rule 1).
+    settings = Settings(seed=1, move_time=2.0, rules=Rules(max_plies=6))
+    late = scripted({0: b"MOV\x00"}, shuffle_back)
+    result, bots = await _game(late, shuffle, settings, vamp_options={"delay": 2.5},
+                               wolf_options={"delay": 1.0})
+    assert (result.winner, result.termination, result.plies) == (None, Termination.PLY_LIMIT, 6)
+    assert (result.vampires.skipped_turns, result.werewolves.skipped_turns) == (3, 0)
+    _said_goodbye(*bots)
 
 
 async def test_stall_forfeits_when_set(autojump_clock):
-    settings = Settings(seed=1, on_timeout=OnTimeout.FORFEIT)
-    result, _ = await _game(random_policy(1), lambda s, t: None, settings)
-    assert (result.winner, result.termination) == (Kind.VAMPIRES, Termination.TIME_FORFEIT)
+    settings = Settings(seed=1, on_timeout=OnTimeout.FORFEIT, move_time=2.0)
+    result, bots = await _game(random_policy(1), lambda s, t: None, settings)
+    assert (result.winner, result.termination, result.plies) == (V, Termination.TIME_FORFEIT, 1)
+    assert result.detail == "wolf (b): no MOV within 2 s"
+    assert trio.current_time() == pytest.approx(2.0)
+    _said_goodbye(*bots)
+
+
+async def test_stray_nme_mid_game_and_nme_after_end_are_ignored():
+    nme_then_move = b"NME\x03abc" + mov((5, 4, 3, 5, 3))
+    settings = Settings(seed=1, rules=Rules(max_plies=4))
+    result, bots = await _game(scripted({0: nme_then_move}, shuffle_back), shuffle, settings,
+                               vamp_options={"after_end": b"NME\x03abc"},
+                               wolf_options={"after_end": b"\xff garbage after the end"})
+    assert (result.winner, result.termination, result.plies) == (None, Termination.PLY_LIMIT, 4)
+    _said_goodbye(*bots)
+
+
+async def test_ply_limit_winner_by_count():
+    # The vampires eat the human at (4,4) (1 ≤ 3: a sure win), then shuffle.
+    eat = scripted({0: mov((5, 4, 3, 4, 4)), 1: mov((4, 4, 4, 5, 4))},
+                   lambda s, t: mov((5, 4, 4, 4, 4)) if t % 2 == 0 else mov((4, 4, 4, 5, 4)))
+    result, bots = await _game(eat, shuffle, Settings(seed=1, rules=Rules(max_plies=4)))
+    assert (result.winner, result.termination, result.plies) == (V, Termination.PLY_LIMIT, 4)
+    assert (result.vampires.creatures, result.werewolves.creatures) == (4, 3)
+    assert result.detail == "ply limit"
+    _said_goodbye(*bots)
+
+
+async def test_ply_limit_draw():
+    result, bots = await _game(shuffle_back, shuffle, Settings(seed=1, rules=Rules(max_plies=3)))
+    assert (result.winner, result.termination, result.plies) == (None, Termination.PLY_LIMIT, 3)
+    assert result.summary().startswith("draw by ply limit after 3 plies")
+    _said_goodbye(*bots)
+
+
+async def test_game_time_limit(autojump_clock):
+    # Each reply takes 1 s of the mocked clock; the limit is checked after the werewolves.
+    settings = Settings(seed=1, game_time=5.0)
+    result, bots = await _game(shuffle_back, shuffle, settings, vamp_options={"delay": 1.0},
+                               wolf_options={"delay": 1.0})
+    assert (result.winner, result.termination, result.plies) == (None, Termination.TIME_LIMIT, 6)
+    assert result.detail == "5 s passed"
+    _said_goodbye(*bots)
+
+
+async def test_elimination():
+    duel = GameMap(3, 3, (), (0, 0, 5), (1, 1, 1), name="duel")
+    result, bots = await _game(scripted({0: mov((0, 0, 5, 1, 1))}), shuffle, game_map=duel)
+    # 5 ≥ 1.5 × 1: a sure win for the attackers.
+    assert (result.winner, result.termination, result.plies) == (V, Termination.ELIMINATION, 1)
+    assert (result.vampires.creatures, result.werewolves.creatures) == (5, 0)
+    _said_goodbye(*bots)
+
+
+async def test_transcript_holds_every_frame_each_ply_and_the_result(tmp_path):
+    transcript = Transcript(tmp_path / "game.jsonl")
+    settings = Settings(seed=1, rules=Rules(max_plies=3))
+    result, bots = await _game(shuffle_back, shuffle, settings, transcript=transcript)
+    transcript.close()
+    lines = read_transcript(tmp_path / "game.jsonl")
+    assert lines[0]["type"] == "header" and lines[0]["seed"] == 1
+    frames = [line for line in lines if line["type"] == "frame"]
+    for side, bot in (("vampires", bots[0]), ("werewolves", bots[1])):
+        out = [f for f in frames if f["side"] == side and f["dir"] == "out"]
+        into = [f for f in frames if f["side"] == side and f["dir"] == "in"]
+        assert b"".join(bytes.fromhex(f["hex"]) for f in out) == b"".join(
+            encode(m) for m in bot.received)
+        assert [f["cmd"] for f in out][:4] == ["SET", "HUM", "HME", "MAP"]
+        assert into[0]["cmd"] == "NME" and bytes.fromhex(into[0]["hex"]) == b"NME\x04" + bot.name
+        assert [f["cmd"] for f in into[1:]] == ["MOV"] * len(into[1:])
+    assert [f["t"] for f in frames] == sorted(f["t"] for f in frames)
+    plies = [line for line in lines if line["type"] == "ply"]
+    assert [p["ply_number"] for p in plies] == [1, 2, 3]
+    assert plies[0]["moves"] == [[5, 4, 3, 5, 3]] and plies[0]["side"] == "vampires"
+    assert [5, 3, 2, 3] in plies[0]["board"]  # (x, y, kind, count): vampires now at (5,3)
+    *_, last_ply, final, end_v, end_w, bye_v, bye_w = lines
+    assert (last_ply["type"], final["type"]) == ("ply", "result")
+    assert [(f["side"], f["cmd"]) for f in (end_v, end_w, bye_v, bye_w)] == [
+        ("vampires", "END"), ("werewolves", "END"), ("vampires", "BYE"), ("werewolves", "BYE")]
+    assert (final["termination"], final["plies"], final["winner"]) == ("ply limit", 3, None)
+    assert result.plies == 3

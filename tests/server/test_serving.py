@@ -51,6 +51,8 @@ class _FakePlayer:
     def __init__(self, stream):
         self.stream = stream
         self.name = ""
+        self.reader_done = trio.Event()  # never set: this stand-in has no reader
+        self.closed = None
 
 
 def _install_fakes(monkeypatch, played: list, release: trio.Event, started: list):

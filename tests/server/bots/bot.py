@@ -1,0 +1,79 @@
+"""A tiny bot process for the tests: ``python bot.py MODE HOST PORT [FILE]``.
+
+Modes: ``play`` (random legal plies), ``crash`` (exit 3 with a message on stderr at its
+first UPD), ``chatty`` (prints megabytes to stdout while playing), ``spin`` (plays, then
+spins forever after BYE, deaf to SIGTERM; writes its pid to FILE), ``silent`` (connects,
+never sends NME), ``stall`` (never answers an UPD; writes its pid to FILE at its first
+UPD, then every later command it receives).
+"""
+
+import os
+import random
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+from engine import GameState, Kind
+from engine.movegen import random_ply
+from server.protocol import FROM_SERVER, Bye, Decoder, Hme, Map, Mov, Nme, Set, Upd, encode
+
+
+def main() -> int:
+    mode, host, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    if mode == "spin":
+        Path(sys.argv[4]).write_text(str(os.getpid()))
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    sock = socket.create_connection((host, port))
+    if mode == "silent":
+        time.sleep(3600)
+    sock.sendall(encode(Nme(mode.encode())))
+    decoder, rng = Decoder(FROM_SERVER), random.Random(1)
+    cells: dict = {}
+    size, me, home = (0, 0), Kind.VAMPIRES, None
+    while True:
+        data = sock.recv(65536)
+        if not data:
+            return 0
+        for message in decoder.feed(data):
+            if isinstance(message, Set):
+                size = (message.rows, message.cols)
+            elif isinstance(message, Hme):
+                home = (message.x, message.y)
+            elif isinstance(message, Map | Upd):
+                for x, y, h, v, w in message.cells:
+                    kinds = [(Kind.HUMANS, h), (Kind.VAMPIRES, v), (Kind.WEREWOLVES, w)]
+                    cells.pop((x, y), None)
+                    for kind, n in kinds:
+                        if n:
+                            cells[(x, y)] = (kind, n)
+                if isinstance(message, Map):
+                    me = cells[home][0]
+            if mode == "stall":
+                with open(sys.argv[4], "a") as file:
+                    if isinstance(message, Upd) and not file.tell():
+                        file.write(f"{os.getpid()}\n")
+                    elif file.tell():
+                        file.write(f"{type(message).__name__}\n")
+                continue
+            if isinstance(message, Upd):
+                if mode == "crash":
+                    print("Traceback (most recent call last):", file=sys.stderr)
+                    print("boom: the bot broke", file=sys.stderr)
+                    return 3
+                if mode == "chatty":
+                    sys.stdout.write("x" * 1_000_000 + "\n")
+                    sys.stdout.flush()
+                state = GameState.from_cells(*size, cells, ply=0 if me == Kind.VAMPIRES else 1)
+                ply = random_ply(state, rng)
+                sock.sendall(encode(Mov(tuple(tuple(m) for m in ply))))
+            if isinstance(message, Bye) and mode == "spin":
+                while True:
+                    pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+"""``vvw match`` with misbehaving bot processes (tests/server/bots/bot.py) over loopback TCP."""
+
+import os
+import random
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+
+from engine import Kind, Move, Rules, apply_ply
+from server.commands.match import play_one
+from server.protocol import FROM_SERVER, Decoder, Upd
+from server.result import Termination
+from server.settings import Settings
+from server.transcript import read_transcript
+from server.updates import ply_cells, update_cells
+from tests.server.test_referee import MAP
+
+BOT = Path(__file__).resolve().parent / "bots" / "bot.py"
+LEAK_GAMES = 1000
+SETTINGS = Settings(seed=1, rules=Rules(max_plies=20), connect_time=10.0)
+
+
+def bot(mode: str, *extra: str) -> str:
+    return " ".join([sys.executable, str(BOT), mode, "{host}", "{port}", *extra])
+
+
+async def _match(tmp_path: Path, first: str, second: str, settings: Settings = SETTINGS):
+    logs = tmp_path / "logs"
+    with trio.fail_after(30):
+        result = await play_one(MAP, settings, (first, second), logs, tmp_path / "t", False)
+    return result, logs
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+async def test_normal_game_leaves_no_logs(tmp_path):
+    result, logs = await _match(tmp_path, bot("play"), bot("play"))
+    assert result.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
+    assert not logs.exists()  # bot output of a normal game is not kept
+    assert not (tmp_path / "t").exists() or not list((tmp_path / "t").iterdir())
+
+
+async def test_crash_reports_exit_code_and_stderr_and_keeps_logs(tmp_path):
+    result, logs = await _match(tmp_path, bot("crash"), bot("play"))
+    assert (result.winner, result.termination) == (Kind.WEREWOLVES, Termination.CRASH)
+    assert result.detail.startswith("vampires-python")
+    assert "exited with code 3" in result.detail
+    assert result.detail.endswith("Traceback (most recent call last):\nboom: the bot broke")
+    assert sorted(p.name for p in logs.iterdir()) == [
+        f"{side}-{Path(sys.executable).name}.{ext}"
+        for side in ("vampires", "werewolves") for ext in ("err", "out")]
+    assert len(list((tmp_path / "t").glob("*.jsonl"))) == 1  # abnormal: transcript kept
+
+
+async def test_chatty_bot_plays_on_and_its_output_goes_to_a_file(tmp_path):
+    result, _logs = await _match(tmp_path, bot("chatty"), bot("play"))
+    assert result.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
+    assert result.plies >= 2
+
+
+async def test_chatty_output_is_drained_to_a_file(tmp_path):
+    # Against a bot that crashes on its first turn the logs are kept: the chatty
+    # vampires have already printed a megabyte, to the file, not a pipe.
+    result, logs = await _match(tmp_path, bot("chatty"), bot("crash"))
+    assert (result.winner, result.termination) == (Kind.VAMPIRES, Termination.CRASH)
+    out = logs / f"vampires-{Path(sys.executable).name}.out"
+    assert out.stat().st_size >= 1_000_000
+
+
+async def test_bot_spinning_after_bye_is_ended(tmp_path):
+    pid_file = tmp_path / "pid"
+    result, _ = await _match(tmp_path, bot("spin", str(pid_file)), bot("play"))
+    assert result.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
+    assert _gone(int(pid_file.read_text()))  # killed (it ignores SIGTERM) and reaped
+
+
+async def test_stall_past_connect_timeout_names_the_map(tmp_path):
+    settings = Settings(seed=1, connect_time=1.0)
+    result, logs = await _match(tmp_path, bot("play"), bot("silent"), settings)
+    assert (result.winner, result.termination, result.plies) == (
+        Kind.VAMPIRES, Termination.STALL, 0)
+    assert "did not connect and send NME within 1 s (map testmap)" in result.detail
+    assert logs.exists()  # abnormal: the bots' output is kept
+
+
+async def test_cancelled_mid_game_says_goodbye_records_aborted_and_ends_the_bots(tmp_path):
+    # Ctrl-C reaches the match as a cancellation of its task.
+    record = tmp_path / "stall.txt"
+    settings = Settings(seed=1, move_time=1000.0)
+    with trio.fail_after(30), trio.CancelScope() as scope:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_match, tmp_path, bot("play"), bot("stall", str(record)), settings)
+            while not record.exists():  # a separate process: nothing to wait on but its file
+                await trio.sleep(0.02)
+            scope.cancel()
+    pid, *received = record.read_text().split()
+    assert received == ["End", "Bye"]
+    assert _gone(int(pid))
+    (transcript,) = (tmp_path / "t").glob("*.jsonl")
+    result = [line for line in read_transcript(transcript) if line["type"] == "result"]
+    assert [(r["termination"], r["winner"]) for r in result] == [("aborted", None)]
+    assert result[0]["detail"] == "the server was stopped"
+
+
+@pytest.mark.slow
+async def test_no_file_descriptor_leak_over_1000_games(tmp_path):
+    def open_fds() -> int:
+        return len(os.listdir("/proc/self/fd"))
+
+    await _match(tmp_path, bot("play"), bot("play"), Settings(seed=1, rules=Rules(max_plies=2)))
+    before = open_fds()
+    for _ in range(LEAK_GAMES):
+        await _match(tmp_path, bot("play"), bot("play"), Settings(seed=1, rules=Rules(max_plies=2)))
+    assert open_fds() <= before
+
+
+async def test_real_bot_processes_every_upd_is_the_engines(tmp_path):
+    """Two bot processes over TCP; each UPD in the transcript is rebuilt from the engine."""
+    logs = tmp_path / "logs"
+    with trio.fail_after(30):
+        result = await play_one(MAP, SETTINGS, (bot("play"), bot("play")), logs,
+                                tmp_path / "t", True)
+    (transcript,) = (tmp_path / "t").glob("*.jsonl")
+    lines = read_transcript(transcript)
+    sent = {side: [Upd(tuple(Decoder(FROM_SERVER).feed(bytes.fromhex(f["hex"]))[0].cells))
+                   for f in lines if f["type"] == "frame" and f["side"] == side
+                   and f["cmd"] == "UPD"]
+            for side in ("vampires", "werewolves")}
+    plies = [[Move(*m) for m in line["moves"]] for line in lines if line["type"] == "ply"]
+    state, rng = MAP.initial_state(), random.Random(result.seed)
+    last = {Kind.VAMPIRES: [], Kind.WEREWOLVES: []}
+    expected = {"vampires": [Upd(())], "werewolves": []}
+    for moves in plies:
+        mover = state.to_move
+        state = apply_ply(state, moves, rng, check=False).state
+        last[mover] = ply_cells(moves)
+        side = state.to_move.name.lower()
+        expected[side].append(Upd(update_cells(state, (last[Kind.VAMPIRES],
+                                                       last[Kind.WEREWOLVES]))))
+    expected[state.to_move.name.lower()].pop()  # the game is over: no UPD after the last ply
+    assert len(plies) == result.plies > 0
+    assert sent == expected
+    assert (state.total(Kind.VAMPIRES), state.total(Kind.WEREWOLVES)) == (
+        result.vampires.creatures, result.werewolves.creatures)

@@ -1,0 +1,157 @@
+"""serve() with the real lobby and referee, over loopback TCP (127.0.0.1, port 0)."""
+
+import trio
+
+from engine import Kind, Rules
+from server.protocol import FROM_SERVER, Bye, Decoder, End, Map, Message, Nme, Upd, encode
+from server.result import Termination
+from server.serving import serve
+from server.settings import Settings
+from server.transcript import read_transcript
+from tests.server.fakes import FakeBot, random_policy
+from tests.server.test_referee import MAP
+
+
+async def _start(nursery, results, tmp_path, **options):
+    options.setdefault("settings", Settings(seed=1, rules=Rules(max_plies=20)))
+    return await nursery.start(
+        lambda task_status: serve(MAP, port=0, transcript_dir=tmp_path, on_result=results.append,
+                                  task_status=task_status, **options)
+    )
+
+
+async def _bot(nursery, port, name: bytes, species: Kind, seed: int) -> FakeBot:
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    bot = FakeBot(stream, name, species, random_policy(seed))
+    nursery.start_soon(bot.run)
+    return bot
+
+
+async def _read_all(stream) -> bytes:
+    data = bytearray()
+    while chunk := await stream.receive_some():
+        data += chunk
+    return bytes(data)
+
+
+class Manual:
+    """A bot driven step by step by the test."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream, self.decoder, self.messages = stream, Decoder(FROM_SERVER), []
+
+    async def until(self, kind: type) -> list[Message]:
+        while not any(isinstance(m, kind) for m in self.messages):
+            data = await self.stream.receive_some()
+            assert data, "closed early"
+            self.messages += self.decoder.feed(data)
+        return self.messages
+
+
+class Seats:
+    """``on_seated`` hook: an event per seating, in order."""
+
+    def __init__(self) -> None:
+        self.events = [trio.Event() for _ in range(8)]
+        self.count = 0
+
+    def __call__(self, species: Kind, name: str) -> None:
+        self.events[self.count].set()
+        self.count += 1
+
+
+async def test_lobby_misfits_refusal_and_two_games_with_reconnecting_bots(tmp_path):
+    results: list = []
+    seats = Seats()
+    with trio.fail_after(20):  # a refusal or a drop that never comes would hang: fail instead
+        async with trio.open_nursery() as nursery:
+            port = await _start(nursery, results, tmp_path, games=2, on_seated=seats)
+            # Connections that never complete an NME keep no one out.
+            early = await trio.open_tcp_stream("127.0.0.1", port)
+            await early.aclose()
+            silent = await trio.open_tcp_stream("127.0.0.1", port)
+            wrong = await trio.open_tcp_stream("127.0.0.1", port)
+            await wrong.send_all(b"MOV\x00")
+            assert await _read_all(wrong) == b""  # dropped, nothing sent
+            await wrong.aclose()
+            # Game 1: the test plays the vampires by hand, a fake bot the werewolves.
+            vamp = Manual(await trio.open_tcp_stream("127.0.0.1", port))
+            await vamp.stream.send_all(encode(Nme(b"vamp")))
+            await vamp.until(Map)  # greeted
+            wolf = await _bot(nursery, port, b"wolf", Kind.WEREWOLVES, 2)
+            await vamp.until(Upd)  # the game has begun
+            third = await trio.open_tcp_stream("127.0.0.1", port)
+            await third.send_all(encode(Nme(b"third")))
+            assert await _read_all(third) == b""  # refused cleanly: closed, nothing sent
+            await third.aclose()
+            await vamp.stream.send_all(b"MOV\x00")  # illegal: the vampires lose
+            await vamp.until(Bye)
+            assert vamp.messages[-2:] == [End(), Bye()]
+            assert await _read_all(vamp.stream) == b""
+            await vamp.stream.aclose()
+            await silent.aclose()
+            # Game 2: both reconnect.
+            bots = [await _bot(nursery, port, b"wolf", Kind.VAMPIRES, 3)]
+            await seats.events[2].wait()  # the first must be seated before the second connects
+            bots.append(await _bot(nursery, port, b"vamp", Kind.WEREWOLVES, 4))
+    first, second = results
+    assert (first.winner, first.termination, first.plies) == (
+        Kind.WEREWOLVES, Termination.ILLEGAL_PLY, 0)
+    assert (first.vampires.name, first.werewolves.name) == ("vamp", "wolf")
+    assert wolf.received[-2:] == [End(), Bye()]
+    assert second.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
+    assert (second.vampires.name, second.werewolves.name) == ("wolf", "vamp")
+    for bot in bots:
+        assert bot.received[-2:] == [End(), Bye()]
+    # Only the abnormal game's transcript is kept; it holds the whole conversation.
+    (kept,) = tmp_path.glob("*.jsonl")
+    assert "game001-vamp-wolf" in kept.name
+    lines = read_transcript(kept)
+    frames = [(f["side"], f["dir"], f["cmd"]) for f in lines if f["type"] == "frame"]
+    assert frames[:2] == [("vampires", "in", "NME"), ("vampires", "out", "SET")]
+    assert ("werewolves", "in", "NME") in frames and ("vampires", "in", "MOV") in frames
+    assert lines[-5]["type"] == "result" and lines[-5]["termination"] == "illegal ply"
+
+
+async def _normal_game(folder, keep: bool):
+    results: list = []
+    seats = Seats()
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            port = await _start(nursery, results, folder, keep_all_transcripts=keep,
+                                on_seated=seats)
+            await _bot(nursery, port, b"a", Kind.VAMPIRES, 1)
+            await seats.events[0].wait()
+            await _bot(nursery, port, b"b", Kind.WEREWOLVES, 2)
+    assert results[0].termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
+    return sorted(folder.glob("*.jsonl"))
+
+
+async def test_normal_games_transcript_kept_only_on_demand(tmp_path):
+    assert await _normal_game(tmp_path / "normal", keep=False) == []
+    (kept,) = await _normal_game(tmp_path / "all", keep=True)
+    lines = read_transcript(kept)
+    assert lines[0]["type"] == "header"
+    assert sum(line["type"] == "ply" for line in lines) == lines[-5]["plies"]
+
+
+async def test_a_seated_bot_that_leaves_before_the_game_frees_its_seat(tmp_path):
+    results: list = []
+    seats = Seats()
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            port = await _start(nursery, results, tmp_path, on_seated=seats)
+            quitter = Manual(await trio.open_tcp_stream("127.0.0.1", port))
+            await quitter.stream.send_all(encode(Nme(b"quitter")))
+            await quitter.until(Map)  # seated as the vampires and greeted
+            await quitter.stream.send_eof()
+            assert await _read_all(quitter.stream) == b""  # the server let it go
+            await quitter.stream.aclose()
+            bots = [await _bot(nursery, port, b"a", Kind.VAMPIRES, 1)]
+            await seats.events[1].wait()
+            bots.append(await _bot(nursery, port, b"b", Kind.WEREWOLVES, 2))
+    (result,) = results
+    assert (result.vampires.name, result.werewolves.name) == ("a", "b")
+    assert result.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
+    for bot in bots:
+        assert bot.received[-2:] == [End(), Bye()]

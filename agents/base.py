@@ -23,6 +23,7 @@ class Agent(Protocol):
         """A legal, non-empty ply for ``state.to_move``, returned before ``deadline``.
 
         ``deadline`` is a ``time.monotonic()`` value: the reply must be on its way by then,
-        so a bot keeps a safety margin for sending.
+        so a bot keeps a safety margin for sending. The client library calls this in a
+        worker thread and sends a fallback ply if it is late (the late result is dropped).
         """
         ...

@@ -1,25 +1,53 @@
-"""A minimal blocking protocol client: connect, NME, keep the board from MAP/UPD, answer MOV.
+"""The bots' protocol client on trio: NME, keep the board from MAP/UPD, answer every UPD in time.
 
-The board is rebuilt from what the server sends, as a real bot must: the species comes from
-looking up the HME cell in MAP, and the ply parity is kept so ``state.to_move`` is our own.
+A bot author writes one :class:`agents.base.Agent`; :func:`play` (TCP) or :func:`play_on`
+(any trio stream) does the rest, as a real bot must:
+
+- the board is rebuilt only from what the server sends (MAP, then the changed cells of each
+  UPD); the species is the kind standing on the HME cell in MAP; the ply number is kept so
+  ``state.to_move`` is always the bot's own species;
+- the agent thinks in a worker thread, so the connection stays served; its deadline is the
+  ``time.monotonic()`` at which the UPD arrived plus ``time_budget``;
+- if the agent raises, returns an illegal or empty ply, or is still thinking at the deadline,
+  a legal random ply is sent instead (a *fallback*): never a late or an illegal ply. An agent
+  still busy with an abandoned computation is not asked again until it is done;
+- with no creature of its own left but asked to move (a server that did not end the game),
+  the client sends nothing: ``MOV 0`` would be an illegal ply, a missing MOV only skips the
+  turn;
+- END ends a game, SET on the same connection starts another (``new_game`` is called again),
+  BYE or the server closing ends the connection.
+
+``new_game`` is called in the worker thread too, without a time limit: keep it quick.
 """
 
+import contextlib
 import logging
-import socket
+import os
+import random
 import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import attrs
+import trio
 
 from agents.base import Agent
-from engine import GameState, Kind
+from engine import GameState, Kind, Move, Ply, find_violation
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
+from engine.movegen import random_ply
 from server.protocol import (
     FROM_SERVER,
     Bye,
+    CellBytes,
     Decoder,
     End,
     Hme,
+    Hum,
     Map,
+    Message,
     Mov,
     Nme,
+    ProtocolError,
     Set,
     Upd,
     encode,
@@ -27,54 +55,358 @@ from server.protocol import (
 
 log = logging.getLogger(__name__)
 
-
-def _apply_cells(grid: dict[tuple[int, int], tuple[Kind, int]], cells) -> None:
-    for x, y, humans, vampires, werewolves in cells:
-        if humans:
-            grid[(x, y)] = (HUMANS, humans)
-        elif vampires:
-            grid[(x, y)] = (VAMPIRES, vampires)
-        elif werewolves:
-            grid[(x, y)] = (WEREWOLVES, werewolves)
-        else:
-            grid.pop((x, y), None)
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 5555
+DEFAULT_TIME_BUDGET = 1.8
+"""Seconds per reply: the course server allows 2 s; the rest is a margin for the network."""
+RECONNECT_TIME = 10.0
+"""Seconds to keep trying to reconnect to a server that restarts between games."""
+RECONNECT_INTERVAL = 0.2
 
 
-def play(agent: Agent, host: str, port: int, name: str | None = None, budget: float = 1.8) -> int:
-    """Play games on one connection until the server says BYE or closes; games played."""
-    games = 0
-    with socket.create_connection((host, port)) as sock:
-        sock.sendall(encode(Nme((name or agent.name).encode()[:255])))
-        decoder = Decoder(FROM_SERVER)
-        rows = cols = 0
-        home: tuple[int, int] = (0, 0)
-        grid: dict[tuple[int, int], tuple[Kind, int]] = {}
-        species = VAMPIRES
-        turns = 0
+@attrs.define
+class Summary:
+    """What happened on the connection(s) of one :func:`play` or :func:`play_on` call."""
+
+    games: int = 0
+    """Games that ended with END."""
+    replies: int = 0
+    """MOV messages sent."""
+    fallbacks: int = 0
+    """Replies that were the fallback ply (the agent failed, was late or illegal)."""
+    skipped: int = 0
+    """UPDs left unanswered because the bot had no creature left."""
+    slowest: float = 0.0
+    """Longest time in seconds from an UPD's arrival to its MOV being sent."""
+
+    def __str__(self) -> str:
+        return (
+            f"{self.games} game(s), {self.replies} replies ({self.fallbacks} fallback),"
+            f" slowest reply {self.slowest:.3f} s"
+        )
+
+
+class _Board:
+    """The board of the current game as the server describes it."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows = rows
+        self.cols = cols
+        self.grid: dict[tuple[int, int], tuple[Kind, int]] = {}
+        self.home: tuple[int, int] | None = None
+        self.species: Kind | None = None
+        self.turns = 0
+        """UPDs answered (or skipped) so far in this game."""
+
+    def apply(self, cells: Iterable[CellBytes]) -> None:
+        for x, y, humans, vampires, werewolves in cells:
+            if not (x < self.cols and y < self.rows):
+                raise ValueError(f"cell ({x},{y}) is outside the {self.rows} × {self.cols} grid")
+            if sum(1 for n in (humans, vampires, werewolves) if n) > 1:
+                raise ValueError(
+                    f"cell ({x},{y}) holds two kinds: H{humans} V{vampires} W{werewolves}"
+                )
+            if humans:
+                self.grid[(x, y)] = (HUMANS, humans)
+            elif vampires:
+                self.grid[(x, y)] = (VAMPIRES, vampires)
+            elif werewolves:
+                self.grid[(x, y)] = (WEREWOLVES, werewolves)
+            else:
+                self.grid.pop((x, y), None)
+
+    def state(self) -> GameState:
+        """The board, at the ply number that makes ``to_move`` our species."""
+        assert self.species is not None
+        ply = 2 * self.turns + (self.species == WEREWOLVES)
+        return GameState.from_cells(self.rows, self.cols, self.grid, ply)
+
+
+def fallback_ply(state: GameState, rng: random.Random) -> Ply:
+    """A legal random ply for ``state.to_move``; ``()`` only when it has no creatures."""
+    ply = random_ply(state, rng)
+    if ply and find_violation(state, ply) is None:
+        return ply
+    for move in _whole_group_moves(state):
+        if find_violation(state, (move,)) is None:
+            return (move,)
+    return ()
+
+
+def _whole_group_moves(state: GameState) -> Iterable[Move]:
+    for x, y, count in state.groups(state.to_move):
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                if (dx or dy) and 0 <= x + dx < state.cols and 0 <= y + dy < state.rows:
+                    yield Move(x, y, count, x + dx, y + dy)
+
+
+def _as_ply(value: object) -> Ply | None:
+    """The agent's answer as a tuple of Moves, or ``None`` if it is not a sequence of 5-tuples."""
+    if not isinstance(value, tuple | list):
+        return None
+    try:
+        return tuple(Move(*(int(v) for v in move)) for move in value)
+    except (TypeError, ValueError):
+        return None
+
+
+class _Thinker:
+    """Runs the agent in one worker thread at a time; remembers a computation left running."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.idle = trio.Event()
+        self.idle.set()
+
+    async def run(self, work: Callable[[], object], until: float | None) -> tuple[bool, object]:
+        """``(True, result)`` of ``work()`` in a thread, ``(False, None)`` if not done by ``until``.
+
+        ``until`` is in trio time (``None``: no limit). A computation still running at
+        ``until`` is abandoned; the next call waits for it to finish, within its own limit.
+        """
+        with trio.move_on_at(until if until is not None else float("inf")):
+            await self.idle.wait()
+            token = trio.lowlevel.current_trio_token()
+            done = trio.Event()
+            self.idle = done
+
+            def in_thread() -> object:
+                try:
+                    return work()
+                finally:
+                    with contextlib.suppress(trio.RunFinishedError):
+                        token.run_sync_soon(done.set)
+
+            return True, await trio.to_thread.run_sync(in_thread, abandon_on_cancel=True)
+        return False, None
+
+
+@attrs.define
+class _Session:
+    """One connection's conversation: the decoder's messages in, MOVs out."""
+
+    stream: trio.abc.Stream
+    agent: Agent
+    time_budget: float
+    games: int | None
+    rng: random.Random
+    summary: Summary
+    thinker: _Thinker
+    decoder: Decoder
+    board: _Board | None = None
+    in_game: bool = False
+
+    def error(self, command: str, reason: str) -> ProtocolError:
+        """A message that is well formed but makes no sense at this point of the game."""
+        return ProtocolError(self.decoder.offset, command.encode(), reason)
+
+    async def handle(self, message: Message, arrived: tuple[float, float]) -> bool:
+        """Act on one message; ``False`` once the connection should end."""
+        match message:
+            case Set(rows, cols):
+                if rows < 1 or cols < 1:
+                    raise self.error("SET", f"SET {rows} {cols}: an empty grid")
+                self.board = _Board(rows, cols)
+                self.in_game = True
+            case Hum():
+                self._board_for("HUM")
+            case Hme(x, y):
+                self._board_for("HME").home = (x, y)
+            case Map(cells):
+                await self._start(cells)
+            case Upd(cells):
+                await self._reply(cells, arrived)
+            case End():
+                if self.in_game:
+                    self.summary.games += 1
+                    log.info("game over (%d played)", self.summary.games)
+                self.in_game = False
+                self.board = None
+                if self.games is not None and self.summary.games >= self.games:
+                    return False
+            case Bye():
+                return False
+        return True
+
+    def _board_for(self, command: str) -> _Board:
+        if self.board is None:
+            raise self.error(command, f"{command} before SET")
+        return self.board
+
+    def _apply(self, board: _Board, cells: tuple[CellBytes, ...], command: str) -> None:
+        try:
+            board.apply(cells)
+        except ValueError as error:
+            raise self.error(command, f"{command}: {error}") from None
+
+    async def _start(self, cells: tuple[CellBytes, ...]) -> None:
+        board = self._board_for("MAP")
+        self._apply(board, cells, "MAP")
+        if board.home is None:
+            raise self.error("MAP", "MAP before HME: cannot tell our species")
+        kind, _ = board.grid.get(board.home, (HUMANS, 0))
+        if kind not in (VAMPIRES, WEREWOLVES):
+            x, y = board.home
+            raise self.error("MAP", f"MAP has no vampires or werewolves at HME ({x},{y})")
+        species = board.species = Kind(kind)
+        state = board.state()
+        log.info("new game: %s on %d × %d", species.name.lower(), board.rows, board.cols)
+        await self.thinker.run(lambda: self.agent.new_game(species, state), None)
+
+    async def _reply(self, cells: tuple[CellBytes, ...], arrived: tuple[float, float]) -> None:
+        board = self._board_for("UPD")
+        if board.species is None:
+            raise self.error("UPD", "UPD before MAP")
+        self._apply(board, cells, "UPD")
+        state = board.state()
+        board.turns += 1
+        if not state.total(board.species):
+            log.warning("asked to move with no creature left: no MOV sent (the turn is skipped)")
+            self.summary.skipped += 1
+            return
+        arrived_trio, arrived_monotonic = arrived
+        deadline = arrived_monotonic + self.time_budget
+        done, answer = await self._think(state, deadline, arrived_trio + self.time_budget)
+        ply = _as_ply(answer) if done else None
+        violation = find_violation(state, ply) if ply is not None else None
+        if ply is None or violation is not None:
+            if not done:
+                log.warning("%s is late: sending a fallback ply", self.agent.name)
+            elif isinstance(answer, BaseException):
+                log.warning("%s failed (%r): sending a fallback ply", self.agent.name, answer)
+            else:
+                why = violation or "not a sequence of moves"
+                log.warning("%s chose %r (%s): sending a fallback", self.agent.name, answer, why)
+            ply = fallback_ply(state, self.rng)
+            self.summary.fallbacks += 1
+        await self.stream.send_all(encode(Mov(tuple(tuple(move) for move in ply))))
+        self.summary.replies += 1
+        self.summary.slowest = max(self.summary.slowest, trio.current_time() - arrived_trio)
+
+    async def _think(self, state: GameState, deadline: float, until: float) -> tuple[bool, object]:
+        agent = self.agent
+
+        def choose() -> object:
+            try:
+                return agent.choose_ply(state, deadline)
+            except Exception as error:  # the agent's bug must not end the game
+                return error
+
+        return await self.thinker.run(choose, until)
+
+
+async def play_on(
+    stream: trio.abc.Stream,
+    agent: Agent,
+    *,
+    name: str | None = None,
+    time_budget: float = DEFAULT_TIME_BUDGET,
+    games: int | None = None,
+    seed: int | None = None,
+    summary: Summary | None = None,
+) -> Summary:
+    """Play on one open connection until BYE, the server closing, or ``games`` games ended.
+
+    Sends NME first (``name``, else ``agent.name``; at most 255 bytes). Raises
+    :class:`ProtocolError` if the server sends bytes that are not valid messages or that
+    contradict the game (an UPD before MAP…). The stream is not closed here.
+    """
+    summary = summary if summary is not None else Summary()
+    decoder = Decoder(FROM_SERVER)
+    session = _Session(
+        stream, agent, time_budget, games, random.Random(seed), summary, _Thinker(agent), decoder
+    )
+    label = (name if name is not None else agent.name).encode()[:255]
+    try:
+        await stream.send_all(encode(Nme(label)))
         while True:
-            data = sock.recv(65536)
+            data = await stream.receive_some()
+            arrived = (trio.current_time(), time.monotonic())
             if not data:
                 decoder.close()
-                return games
-            received = time.monotonic()
+                if session.in_game:
+                    log.warning("the server closed the connection during a game")
+                return summary
             for message in decoder.feed(data):
-                match message:
-                    case Set(r, c):
-                        rows, cols, grid, turns = r, c, {}, 0
-                    case Hme(x, y):
-                        home = (x, y)
-                    case Map(cells):
-                        _apply_cells(grid, cells)
-                        species = grid.get(home, (VAMPIRES, 0))[0]
-                        agent.new_game(species, GameState.from_cells(rows, cols, grid))
-                    case Upd(cells):
-                        _apply_cells(grid, cells)
-                        ply = 2 * turns + (species == WEREWOLVES)
-                        turns += 1
-                        state = GameState.from_cells(rows, cols, grid, ply)
-                        moves = agent.choose_ply(state, received + budget)
-                        sock.sendall(encode(Mov(tuple(tuple(m) for m in moves))))
-                    case End():
-                        games += 1
-                    case Bye():
-                        return games
+                if not await session.handle(message, arrived):
+                    return summary
+    except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
+        log.warning("the connection broke: %s", error or type(error).__name__)
+        return summary
+
+
+async def play(
+    agent: Agent,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    *,
+    name: str | None = None,
+    time_budget: float = DEFAULT_TIME_BUDGET,
+    games: int | None = None,
+    seed: int | None = None,
+) -> Summary:
+    """Connect over TCP and play; ``OSError`` if the server cannot be reached.
+
+    ``games=None`` plays what one connection offers. ``games=N`` plays N games, connecting
+    again (for up to :data:`RECONNECT_TIME` seconds) when the server closes the connection
+    after a finished game, as the course server's auto-restart expects.
+    """
+    summary = Summary()
+    first = True
+    while games is None or summary.games < games:
+        before = summary.games
+        stream = await (_connect(host, port) if first else _reconnect(host, port))
+        if stream is None:
+            break
+        first = False
+        async with stream:
+            await play_on(
+                stream,
+                agent,
+                name=name,
+                time_budget=time_budget,
+                games=None if games is None else games - summary.games,
+                seed=seed,
+                summary=summary,
+            )
+        if games is None or summary.games == before:
+            break
+    log.info("done: %s", summary)
+    return summary
+
+
+async def _connect(host: str, port: int) -> trio.SocketStream:
+    """A connection, or ``OSError("cannot connect to HOST:PORT: <reason>")``."""
+    try:
+        return await trio.open_tcp_stream(host, port)
+    except OSError as error:
+        reason: BaseException = error
+        while isinstance(reason.__cause__, BaseExceptionGroup | OSError):
+            cause = reason.__cause__
+            reason = cause.exceptions[0] if isinstance(cause, BaseExceptionGroup) else cause
+        errno = getattr(reason, "errno", None)
+        if isinstance(errno, int) and errno > 0:
+            text = os.strerror(errno)
+        else:
+            text = getattr(reason, "strerror", None) or str(reason)
+        raise OSError(f"cannot connect to {host}:{port}: {text}") from error
+
+
+async def _reconnect(host: str, port: int) -> trio.SocketStream | None:
+    """Connect again to a restarting server; ``None`` if it does not listen in time."""
+    with trio.move_on_after(RECONNECT_TIME):
+        while True:
+            try:
+                return await trio.open_tcp_stream(host, port)
+            except OSError:
+                await trio.sleep(RECONNECT_INTERVAL)
+    log.info("the server did not listen again within %g s", RECONNECT_TIME)
+    return None
+
+
+def play_blocking(
+    agent: Agent, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, **options: Any
+) -> Summary:
+    """:func:`play` for synchronous callers (``python -m agents``): runs its own trio loop."""
+    return trio.run(lambda: play(agent, host, port, **options))

@@ -1,0 +1,129 @@
+"""The command line of a built-in bot, shared by ``python -m agents`` and ``vvw agent``.
+
+``NAME [HOST] [PORT] [--name X] [--time-budget S] [--games N] [--seed N]``: the argv contract
+``vvw match`` uses for built-in names (see :func:`server.processes.bot_command`). Options of
+the bot's ``make()`` are given as ``-o KEY=VALUE``; ``python -m agents`` also takes them as
+plain ``--key value`` (``alphabeta --depth 4`` → ``depth=4``).
+"""
+
+import argparse
+import logging
+import sys
+from typing import Any
+
+from agents.client import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIME_BUDGET, play_blocking
+from agents.registry import BOTS, make_agent
+from server.protocol import ProtocolError
+
+log = logging.getLogger(__name__)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of a bot command line."""
+    parser.add_argument("bot", metavar="NAME", help=f"built-in bot: {', '.join(BOTS)}")
+    parser.add_argument(
+        "host", nargs="?", default=DEFAULT_HOST, help="server (default %(default)s)"
+    )
+    parser.add_argument(
+        "port", nargs="?", type=int, default=DEFAULT_PORT, help="port (default %(default)s)"
+    )
+    parser.add_argument("--name", default=None, help="name sent in NME (default: the bot's)")
+    parser.add_argument(
+        "--time-budget",
+        type=float,
+        default=DEFAULT_TIME_BUDGET,
+        metavar="S",
+        help="seconds per reply (default %(default)s; the course server allows 2)",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="play N games, reconnecting between them (default: what one connection offers)",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed of the bot's randomness")
+    parser.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an option of the bot's make(), e.g. -o depth=4 (repeatable)",
+    )
+    parser.epilog = f"example: {parser.prog} greedy 127.0.0.1 5555 --time-budget 1.5"
+
+
+def extra_options(words: list[str]) -> dict[str, Any]:
+    """``["--depth", "4", "--mode=x"]`` → ``{"depth": 4, "mode": "x"}``; else ``ValueError``."""
+    options: dict[str, Any] = {}
+    index = 0
+    while index < len(words):
+        key = words[index]
+        if not key.startswith("--") or len(key) < 3:
+            raise ValueError(f"unexpected argument {key!r}")
+        name, equals, value = key[2:].partition("=")
+        if not equals:
+            if index + 1 >= len(words):
+                raise ValueError(f"option {key} needs a value")
+            value = words[index + 1]
+            index += 1
+        options[name.replace("-", "_")] = _number_or_text(value)
+        index += 1
+    return options
+
+
+def _number_or_text(value: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
+
+
+def run(args: argparse.Namespace, extra: list[str] | None = None, prog: str = "agents") -> int:
+    """Make the bot and play; one error line and exit code 1 (2 for bad usage) on failure."""
+    try:
+        options = extra_options([f"--{option}" for option in args.option] + (extra or []))
+    except ValueError as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return 2
+    if args.seed is not None:
+        options["seed"] = args.seed
+    if args.time_budget <= 0 or (args.games is not None and args.games < 1):
+        print(f"{prog}: --time-budget and --games must be positive", file=sys.stderr)
+        return 2
+    try:
+        agent = make_agent(args.bot, **options)
+    except ValueError as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as error:
+        print(f"{prog}: bot {args.bot!r} is not available ({error})", file=sys.stderr)
+        return 2
+    except TypeError as error:
+        print(f"{prog}: bot {args.bot!r} does not take these options: {error}", file=sys.stderr)
+        return 2
+    where = f"{args.host}:{args.port}"
+    try:
+        summary = play_blocking(
+            agent,
+            args.host,
+            args.port,
+            name=args.name,
+            time_budget=args.time_budget,
+            games=args.games,
+            seed=args.seed,
+        )
+    except OSError as error:
+        print(f"{prog}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    except ProtocolError as error:
+        print(f"{prog}: the server on {where} sent bad data: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    log.info("%s on %s: %s", agent.name, where, summary)
+    return 0

@@ -1,0 +1,473 @@
+"""The bots' trio client against scripted fake servers: memory streams, one loopback socket,
+and one real match with bot processes."""
+
+import json
+import random
+import socket
+import threading
+from functools import partial
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+
+from agents.cli import extra_options
+from agents.client import Summary, play, play_on
+from agents.random_bot import RandomAgent
+from engine import (
+    VAMPIRES,
+    WEREWOLVES,
+    GameState,
+    Kind,
+    Move,
+    Ply,
+    apply_ply,
+    check_ply,
+    end_of_game,
+    find_violation,
+)
+from engine.mapfile import GameMap, load_map
+from engine.movegen import random_ply
+from server.cli import main as vvw
+from server.protocol import (
+    FROM_BOT,
+    Bye,
+    Decoder,
+    End,
+    Hme,
+    Hum,
+    Map,
+    Message,
+    Mov,
+    Nme,
+    ProtocolError,
+    Set,
+    Upd,
+    encode,
+)
+from server.updates import map_cells, ply_cells, update_cells
+from tests.test_course_transcript import (
+    GREETING_VAMPIRES,
+    MAP_BYTES,
+    PLIES,
+    UPD_VAMPIRES,
+    UPD_WEREWOLVES,
+)
+
+MAPS = Path(__file__).resolve().parents[2] / "maps"
+THETRAP = load_map(MAPS / "thetrap.xml")
+
+
+class Recorder:
+    """An agent that records what it is shown and plays random legal plies (or a script)."""
+
+    def __init__(self, script: list[Ply] | None = None, name: str = "recorder") -> None:
+        self.name = name
+        self.script = list(script or [])
+        self.rng = random.Random(0)
+        self.games: list[tuple[Kind, GameState]] = []
+        self.seen: list[GameState] = []
+
+    def new_game(self, species: Kind, state: GameState) -> None:
+        self.games.append((species, state))
+
+    def choose_ply(self, state: GameState, deadline: float) -> Ply:
+        self.seen.append(state)
+        if self.script:
+            return self.script.pop(0)
+        return random_ply(state, self.rng)
+
+
+class FakeServer:
+    """The server side of a memory stream: send messages, receive the bot's ones."""
+
+    def __init__(self, stream: trio.abc.Stream) -> None:
+        self.stream = stream
+        self.decoder = Decoder(FROM_BOT)
+        self.pending: list[Message] = []
+
+    async def send(self, *messages: Message) -> None:
+        await self.stream.send_all(b"".join(encode(m) for m in messages))
+
+    async def receive(self) -> Message:
+        while not self.pending:
+            data = await self.stream.receive_some()
+            assert data, "the client closed the connection"
+            self.pending.extend(self.decoder.feed(data))
+        return self.pending.pop(0)
+
+    async def greet(self, game_map: GameMap, species: Kind) -> GameState:
+        x, y, _ = game_map.start(species == VAMPIRES)
+        state = game_map.initial_state()
+        houses = tuple((hx, hy) for hx, hy, _ in game_map.humans)
+        await self.send(Set(game_map.rows, game_map.cols), Hum(houses), Hme(x, y))
+        await self.send(Map(map_cells(state)))
+        return state
+
+
+async def run_client(nursery: trio.Nursery, agent, **options) -> tuple[FakeServer, list]:
+    """Start ``play_on`` on a memory stream; the list gets its summary or its error."""
+    client_stream, server_stream = trio.testing.memory_stream_pair()
+    outcome: list = []
+
+    async def client() -> None:
+        try:
+            outcome.append(await play_on(client_stream, agent, **options))
+        except ProtocolError as error:
+            outcome.append(error)
+
+    nursery.start_soon(client)
+    return FakeServer(server_stream), outcome
+
+
+async def referee(
+    server: FakeServer, species: Kind, seed: int, budget: float, bye: bool = True
+) -> list[GameState]:
+    """Play a whole thetrap game with the engine against the client; the states it moved in.
+
+    The game ends with END, then BYE unless ``bye`` is false (another game follows).
+    """
+    rng = random.Random(seed)
+    state = await server.greet(THETRAP, species)
+    last: dict[int, list[tuple[int, int]]] = {0: [], 1: []}
+    asked: list[GameState] = []
+    while end_of_game(state) is None:
+        mover = state.ply & 1
+        if state.to_move == species:
+            await server.send(Upd(update_cells(state, (last[0], last[1]))))
+            sent = trio.current_time()
+            message = await server.receive()
+            assert trio.current_time() - sent < budget
+            assert isinstance(message, Mov)
+            ply = tuple(Move(*move) for move in message.moves)
+            check_ply(state, ply)
+            asked.append(state)
+        else:
+            ply = random_ply(state, rng)
+        state = apply_ply(state, ply, rng).state
+        last[mover] = ply_cells(ply)
+    await server.send(End(), *([Bye()] if bye else []))
+    return asked
+
+
+async def test_the_client_sends_nme_first_with_the_agents_name_or_the_given_one() -> None:
+    async with trio.open_nursery() as nursery:
+        server, outcome = await run_client(nursery, Recorder(name="probe"))
+        assert await server.receive() == Nme(b"probe")
+        await server.send(Bye())
+        other, _ = await run_client(nursery, Recorder(), name="Zoë")
+        assert await other.receive() == Nme("Zoë".encode())
+        await other.send(Bye())
+    assert outcome == [Summary()]
+
+
+@pytest.mark.parametrize("species", [VAMPIRES, WEREWOLVES])
+async def test_the_species_is_the_kind_on_the_hme_cell_of_map(species: Kind) -> None:
+    agent = Recorder()
+    async with trio.open_nursery() as nursery:
+        server, _ = await run_client(nursery, agent)
+        await server.receive()
+        initial = await server.greet(THETRAP, species)
+        await server.send(End(), Bye())
+    [(seen_species, state)] = agent.games
+    assert seen_species == species
+    assert state.to_move == species
+    assert state.with_ply(0) == initial
+
+
+@pytest.mark.parametrize(("species", "seed"), [(VAMPIRES, 1), (WEREWOLVES, 2), (VAMPIRES, 3)])
+async def test_the_board_follows_map_and_upd_and_every_reply_is_legal_and_in_time(
+    species: Kind, seed: int
+) -> None:
+    agent = Recorder()
+    async with trio.open_nursery() as nursery:
+        server, outcome = await run_client(nursery, agent, time_budget=5.0)
+        await server.receive()
+        asked = await referee(server, species, seed, budget=5.0)
+    assert len(asked) >= 2
+    assert [(s.ply & 1, s.cells) for s in agent.seen] == [(s.ply & 1, s.cells) for s in asked]
+    assert all(s.to_move == species for s in agent.seen)
+    [summary] = outcome
+    assert (summary.games, summary.replies, summary.fallbacks) == (1, len(asked), 0)
+
+
+class Blocked:
+    """An agent that thinks until the test lets it go."""
+
+    name = "blocked"
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.finished = threading.Event()
+        self.calls = 0
+
+    def new_game(self, species: Kind, state: GameState) -> None:
+        pass
+
+    def choose_ply(self, state: GameState, deadline: float) -> Ply:
+        self.calls += 1
+        self.release.wait()
+        self.finished.set()
+        return ((0, 0, 0, 0, 0),)  # illegal: it must never be sent
+
+
+async def test_a_slow_agent_gets_a_legal_fallback_ply_before_the_deadline(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    agent = Blocked()
+    try:
+        async with trio.open_nursery() as nursery:
+            server, outcome = await run_client(nursery, agent, time_budget=1.5)
+            await server.receive()
+            state = await server.greet(THETRAP, VAMPIRES)
+            for _ in range(2):  # the second time, the first computation is still running
+                sent = trio.current_time()
+                await server.send(Upd(()))
+                message = await server.receive()
+                assert trio.current_time() - sent <= 1.5
+                assert find_violation(state, tuple(Move(*m) for m in message.moves)) is None
+            await server.send(End(), Bye())
+    finally:
+        agent.release.set()
+    assert agent.finished.wait(10)
+    assert agent.calls == 1  # not asked again while the abandoned computation ran
+    assert outcome[0].fallbacks == 2
+
+
+class Faulty(Recorder):
+    def __init__(self, answer: object) -> None:
+        super().__init__()
+        self.answer = answer
+
+    def choose_ply(self, state: GameState, deadline: float) -> Ply:
+        if isinstance(self.answer, Exception):
+            raise self.answer
+        return self.answer  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        RuntimeError("bug in the bot"),
+        ((4, 3, 9, 4, 2),),  # more creatures than the cell holds
+        (),
+        None,
+        "not a ply",
+    ],
+    ids=["raises", "illegal", "empty", "none", "garbage"],
+)
+async def test_an_agent_that_fails_gets_a_legal_fallback_ply(answer: object) -> None:
+    async with trio.open_nursery() as nursery:
+        server, outcome = await run_client(nursery, Faulty(answer))
+        await server.receive()
+        state = await server.greet(THETRAP, VAMPIRES)
+        await server.send(Upd(()))
+        message = await server.receive()
+        assert message.moves
+        assert find_violation(state, tuple(Move(*m) for m in message.moves)) is None
+        await server.send(End(), Bye())
+    assert outcome[0].fallbacks == 1
+
+
+async def test_no_mov_is_sent_when_the_bot_has_no_creature_left() -> None:
+    async with trio.open_nursery() as nursery:
+        server, outcome = await run_client(nursery, Recorder())
+        await server.receive()
+        await server.greet(THETRAP, VAMPIRES)
+        await server.send(Upd(((4, 3, 0, 0, 0),)))  # our only group is gone
+        await server.send(End(), Bye())
+    assert outcome[0].skipped == 1
+    assert outcome[0].replies == 0
+    assert server.pending == [] and not server.decoder.buffered
+
+
+async def test_end_then_bye_ends_the_connection_cleanly_while_the_stream_stays_open() -> None:
+    with trio.fail_after(10):  # the server side never closes: only BYE can end the client
+        async with trio.open_nursery() as nursery:
+            server, outcome = await run_client(nursery, Recorder())
+            await server.receive()
+            await server.greet(THETRAP, WEREWOLVES)
+            await server.send(End(), Bye())
+    assert outcome[0].games == 1
+
+
+async def test_a_second_game_on_the_same_connection_calls_new_game_again() -> None:
+    agent = Recorder()
+    async with trio.open_nursery() as nursery:
+        server, outcome = await run_client(nursery, agent, time_budget=5.0)
+        await server.receive()
+        await referee(server, VAMPIRES, 4, budget=5.0, bye=False)
+        await referee(server, WEREWOLVES, 5, budget=5.0)
+    assert [species for species, _ in agent.games] == [VAMPIRES, WEREWOLVES]
+    assert outcome[0].games == 2
+
+
+async def test_the_server_closing_mid_game_ends_the_client_without_an_error() -> None:
+    async with trio.open_nursery() as nursery:
+        server, outcome = await run_client(nursery, Recorder())
+        await server.receive()
+        await server.greet(THETRAP, VAMPIRES)
+        await server.send(Upd(()))
+        await server.receive()
+        await server.stream.aclose()
+    assert outcome == [Summary(games=0, replies=1, slowest=outcome[0].slowest)]
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b"XYZ", "unknown command"),
+        (b"MOV\x00", "unexpected command"),
+        (encode(Upd(())), "UPD before SET"),
+        (encode(Set(5, 10)) + encode(Hme(4, 3)) + encode(Map(((4, 3, 4, 0, 0),))), "at HME"),
+        (encode(Set(5, 10)) + encode(Hme(4, 3)) + encode(Map(((11, 3, 0, 4, 0),))), "outside"),
+    ],
+)
+async def test_bad_server_data_is_a_protocol_error(data: bytes, reason: str) -> None:
+    async with trio.open_nursery() as nursery:
+        server, outcome = await run_client(nursery, Recorder())
+        await server.receive()
+        await server.stream.send_all(data)
+    [error] = outcome
+    assert isinstance(error, ProtocolError)
+    assert reason in str(error)
+
+
+@pytest.mark.parametrize("side", ["vampires", "werewolves"])
+async def test_the_protocol_md_thetrap_bytes_are_understood(side: str) -> None:
+    """The course server's bytes, fed as sent; the board seen matches the engine's replay."""
+    vampires = side == "vampires"
+    greeting = GREETING_VAMPIRES if vampires else GREETING_VAMPIRES[:-2] + bytes([4, 1])
+    updates = [bytes.fromhex(u) for u in (UPD_VAMPIRES if vampires else UPD_WEREWOLVES)]
+    ours = PLIES[0::2] if vampires else PLIES[1::2]
+    agent = Recorder(script=[*ours, ((2, 2, 9, 3, 2),)])  # the last one is illegal
+    replay = [THETRAP.initial_state()]
+    for ply in PLIES:
+        replay.append(apply_ply(replay[-1], ply, random.Random(0)).state)
+    async with trio.open_nursery() as nursery:
+        server, outcome = await run_client(nursery, agent)
+        assert await server.receive() == Nme(b"recorder")
+        await server.stream.send_all(greeting)
+        await server.stream.send_all(MAP_BYTES)
+        sent = []
+        for update in updates:
+            await server.stream.send_all(update)
+            sent.append(await server.receive())
+        await server.stream.send_all(bytes.fromhex("45 4e 44 42 59 45"))
+    assert [species for species, _ in agent.games] == [VAMPIRES if vampires else WEREWOLVES]
+    expected = replay[0::2] if vampires else replay[1::2]
+    assert [s.cells for s in agent.seen] == [s.cells for s in expected]
+    assert [tuple(Move(*m) for m in mov.moves) for mov in sent[:2]] == ours[: len(sent[:2])]
+    if vampires:  # the transcript's third vampire ply is illegal: a fallback goes instead
+        assert find_violation(replay[4], tuple(Move(*m) for m in sent[2].moves)) is None
+        assert outcome[0].fallbacks == 1
+    assert outcome[0].games == 1
+
+
+async def test_play_connects_over_loopback_tcp_and_plays_a_game() -> None:
+    moves: list[Mov] = []
+
+    async def handler(stream: trio.SocketStream) -> None:
+        server = FakeServer(stream)
+        assert isinstance(await server.receive(), Nme)
+        await server.greet(THETRAP, VAMPIRES)
+        await server.send(Upd(()))
+        moves.append(await server.receive())  # type: ignore[arg-type]
+        await server.send(End(), Bye())
+        await stream.aclose()
+
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(partial(trio.serve_tcp, handler, 0, host="127.0.0.1"))
+        port = listeners[0].socket.getsockname()[1]
+        summary = await play(RandomAgent(1), "127.0.0.1", port, games=2)
+        nursery.cancel_scope.cancel()
+    assert summary.games == 2  # the second game on a new connection, as after a restart
+    assert len(moves) == 2
+    state = THETRAP.initial_state()
+    assert all(find_violation(state, tuple(Move(*m) for m in mov.moves)) is None for mov in moves)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_vvw_agent_says_in_one_line_that_the_connection_was_refused(capsys) -> None:
+    code = vvw(["agent", "random", "127.0.0.1", str(free_port())])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.strip().splitlines() == [err.strip()]
+    assert "cannot connect to 127.0.0.1" in err and "refused" in err
+
+
+def test_vvw_agent_names_the_built_in_bots_for_an_unknown_one(capsys) -> None:
+    code = vvw(["agent", "nosuchbot"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "unknown bot 'nosuchbot'" in err
+    assert "greedy" in err and "random" in err
+
+
+def test_a_server_sending_garbage_is_one_error_line_and_exit_code_1(capsys) -> None:
+    from agents.__main__ import main as agents_main
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def serve_garbage() -> None:
+        connection, _ = listener.accept()
+        with connection:
+            connection.recv(64)
+            connection.sendall(b"HELLO")
+            connection.recv(64)  # until the client hangs up
+
+    thread = threading.Thread(target=serve_garbage)
+    thread.start()
+    try:
+        code = agents_main(["random", "127.0.0.1", str(port)])
+    finally:
+        thread.join(10)
+        listener.close()
+    err = capsys.readouterr().err
+    assert code == 1
+    assert len(err.strip().splitlines()) == 1
+    assert "sent bad data" in err and "unknown command" in err
+
+
+def test_extra_bot_options_are_read_as_keyword_arguments() -> None:
+    assert extra_options(["--depth", "4", "--mode=fast", "--max-time", "0.5"]) == {
+        "depth": 4,
+        "mode": "fast",
+        "max_time": 0.5,
+    }
+    with pytest.raises(ValueError, match="needs a value"):
+        extra_options(["--depth"])
+
+
+def test_our_server_plays_a_whole_game_between_greedy_and_random_processes(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    results = tmp_path / "results.json"
+    code = vvw(
+        [
+            "match",
+            "--map",
+            str(MAPS / "thetrap.xml"),
+            "greedy",
+            "random --seed 1",
+            "--games",
+            "1",
+            "--seed",
+            "3",
+            "--json",
+            str(results),
+        ]
+    )
+    capsys.readouterr()
+    assert code == 0
+    [game] = json.loads(results.read_text())
+    assert game["termination"] in ("elimination", "ply limit")
+    assert game["winner"] == "vampires"  # greedy

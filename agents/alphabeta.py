@@ -1,0 +1,295 @@
+"""``alphabeta``: iterative-deepening negamax with alpha-beta pruning under a hard deadline.
+
+* **Plies searched**: :func:`agents.candidates.candidate_plies` (a few meaningful plies per
+  position: conversions, kills, two-way splits, runs, merges), ``width`` of them per node.
+* **Random battles** are not branched on: a ply's child is its *expected state*. The engine
+  resolves the certain part (:func:`engine.resolve_ply`) and gives each battle's exact
+  distribution; the cell goes to the side with the larger expected number of survivors
+  (:func:`engine.expected_survivors`), with that number rounded. A battle at even odds thus
+  costs the attacker its whole group in the tree, and a likely win keeps its expected losses.
+* **Leaves** are valued by :func:`agents.evaluation.evaluate` (material, humans within reach,
+  certain-kill threats) put on the scale of a won game (:func:`agents.evaluation.on_win_scale`),
+  so a battle's expectation weighs a likely elimination against a safe lead in one unit; a
+  won game is worth ``WIN`` plus the depth left, so sooner is better.
+* **Transposition table**: keyed by the state itself (it is an immutable, hashable value,
+  faster here than incremental Zobrist keys since children are built anew anyway); an
+  entry keeps the depth, the value and its bound, and the best ply, which is tried first.
+  The expanded children of a node are cached too, so each deepening iteration reuses them.
+* **Time**: depth 1, 2, 3 … until the stop time (the deadline, or now + ``time_budget`` if
+  sooner, minus a safety margin for sending); an iteration cut short is abandoned, except
+  that a ply it proved better than the previous best (searched first) is kept.
+
+``agent.last_stats`` (:class:`SearchStats`) tells what the last search did.
+"""
+
+import gc
+import logging
+import random
+import time
+from typing import NamedTuple
+
+from agents.candidates import candidate_plies
+from agents.evaluation import DRAW, WIN, evaluate, is_terminal_value, on_win_scale
+from engine import GameState, Kind, Ply, end_of_game, expected_survivors, resolve_ply
+from engine.rules import DEFAULT_RULES, Rules
+
+log = logging.getLogger(__name__)
+
+MARGIN = 0.05
+"""Seconds kept before the deadline for sending the reply (and one last node)."""
+MAX_DEPTH = 64
+WIDTH = 16
+"""Candidate plies searched per node."""
+ROOT_WIDTH = 32
+BRANCHED = 2
+"""Random battles of one ply branched into a win and a loss; further ones are collapsed."""
+TABLE_LIMIT = 400_000
+"""States kept in the tables before they are cleared."""
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+class SearchStats(NamedTuple):
+    """What one search did: the deepest finished ``depth``, ``nodes`` visited, ``seconds``
+    spent, the root ``value`` for the side to move, and ``candidates`` at the root."""
+
+    depth: int
+    nodes: int
+    seconds: float
+    value: float
+    candidates: int
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+class _OutOfTime(Exception):
+    """Raised inside the search when the stop time has passed."""
+
+
+Outcomes = list[tuple[float, GameState]]
+"""The states a ply leads to in the tree, with their probabilities."""
+
+
+def ply_children(
+    state: GameState, ply: Ply, rules: Rules = DEFAULT_RULES, branched: int = BRANCHED
+) -> Outcomes:
+    """The states the legal ``ply`` leads to in the tree, each battle reduced to its expectation.
+
+    The ``branched`` largest battles have two outcomes each: the attackers win (probability
+    from the engine's distribution) holding their expected survivors given that they win,
+    rounded, or the defenders do, likewise. Further battles are collapsed into one outcome:
+    the side with more expected survivors keeps the cell with that many, rounded.
+    """
+    grid, battles = resolve_ply(state, ply, rules)
+    rows, cols, after = state.rows, state.cols, state.ply + 1
+    if not battles:
+        return [(1.0, GameState.trusted(rows, cols, None, after, grid))]
+    ordered = sorted(battles, key=lambda b: -(b.attackers + b.defenders))
+    for battle in ordered[branched:]:
+        attackers = expected_survivors(battle.outcomes, battle.attacker)
+        defenders = expected_survivors(battle.outcomes, battle.defender)
+        kind, count = (
+            (battle.attacker, attackers) if attackers > defenders else (battle.defender, defenders)
+        )
+        if round(count):
+            grid[battle.y * cols + battle.x] = (int(kind), round(count))
+    results: list[tuple[float, dict[int, tuple[int, int]]]] = [(1.0, grid)]
+    for battle in ordered[:branched]:
+        pos = battle.y * cols + battle.x
+        sides = []
+        for kind in (battle.attacker, battle.defender):
+            chance = sum(o.probability for o in battle.outcomes if o.winner == kind)
+            if chance > 0:
+                survivors = round(expected_survivors(battle.outcomes, kind) / chance)
+                sides.append((chance, int(kind), survivors))
+        branches = []
+        for probability, base in results:
+            for chance, kind, survivors in sides:
+                board = dict(base)
+                if survivors:
+                    board[pos] = (kind, survivors)
+                branches.append((probability * chance, board))
+        results = branches
+    return [(p, GameState.trusted(rows, cols, None, after, board)) for p, board in results]
+
+
+class AlphaBetaAgent:
+    """The ``alphabeta`` bot (see the module docstring)."""
+
+    name = "alphabeta"
+
+    def __init__(
+        self,
+        time_budget: float | None = None,
+        depth: int | None = None,
+        seed: int | None = None,
+        width: int = WIDTH,
+        rules: Rules = DEFAULT_RULES,
+    ) -> None:
+        if depth is not None and depth < 1:
+            raise ValueError(f"depth must be 1 or more, got {depth}")
+        if time_budget is not None and time_budget <= 0:
+            raise ValueError(f"time budget must be positive, got {time_budget}")
+        self.time_budget = time_budget
+        self.max_depth = depth or MAX_DEPTH
+        self.width = width
+        self.rules = rules
+        self.rng = random.Random(seed)
+        self.shuffle = seed is not None
+        self.table: dict[GameState, tuple[int, float, int, Ply | None]] = {}
+        self.children: dict[GameState, list[tuple[Ply, Outcomes]]] = {}
+        self.last_stats: SearchStats | None = None
+        self._nodes = 0
+        self._stop = 0.0
+
+    def new_game(self, species: Kind, state: GameState) -> None:
+        """Forget the tables of the previous game."""
+        self.table.clear()
+        self.children.clear()
+
+    def choose_ply(self, state: GameState, deadline: float) -> Ply:
+        """The best ply found by iterative deepening before the stop time.
+
+        The cyclic garbage collector is paused meanwhile: a full collection over the tables
+        can take a tenth of a second, and the search makes no reference cycles.
+        """
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._search(state, deadline)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _search(self, state: GameState, deadline: float) -> Ply:
+        began = time.monotonic()
+        stop = deadline
+        if self.time_budget is not None:
+            stop = min(stop, began + self.time_budget)
+        self._stop = stop - min(MARGIN, max(stop - began, 0.0) / 4)
+        self._nodes = 0
+        if len(self.table) > TABLE_LIMIT or len(self.children) > TABLE_LIMIT:
+            self.table.clear()
+            self.children.clear()
+        plies = candidate_plies(state, ROOT_WIDTH)
+        if not plies:
+            raise ValueError("the side to move has no creatures: no ply to choose")
+        if self.shuffle:
+            self.rng.shuffle(plies)
+        children = [(ply, ply_children(state, ply, self.rules)) for ply in plies]
+        best, value, finished = plies[0], 0.0, 0
+        for depth in range(1, self.max_depth + 1):
+            try:
+                found, value, children = self._root(children, depth)
+                best, finished = found, depth
+            except _OutOfTime as partial:
+                if partial.args:
+                    best, value = partial.args
+                break
+            if is_terminal_value(value) or time.monotonic() >= self._stop:
+                break
+        self.last_stats = SearchStats(
+            finished, self._nodes, time.monotonic() - began, value, len(plies)
+        )
+        log.debug("alphabeta: %s", self.last_stats)
+        return best
+
+    def _root(
+        self, children: list[tuple[Ply, Outcomes]], depth: int
+    ) -> tuple[Ply, float, list[tuple[Ply, Outcomes]]]:
+        """Search every root ply to ``depth``; the best, its value, and the plies reordered."""
+        alpha = -float("inf")
+        best: Ply | None = None
+        scores: list[float] = []
+        for index, (ply, outcomes) in enumerate(children):
+            try:
+                value = self._ply_value(outcomes, depth - 1, alpha, float("inf"))
+            except _OutOfTime:
+                if best is not None and index > 0 and alpha > -float("inf"):
+                    raise _OutOfTime(best, alpha) from None
+                raise
+            scores.append(value)
+            if value > alpha:
+                alpha, best = value, ply
+        assert best is not None
+        order = sorted(range(len(children)), key=lambda i: -scores[i])
+        return best, alpha, [children[i] for i in order]
+
+    def _ply_value(self, outcomes: Outcomes, depth: int, alpha: float, beta: float) -> float:
+        """The mover's value of a ply: its one child's, or the expectation over its outcomes."""
+        if len(outcomes) == 1:
+            return -self._negamax(outcomes[0][1], depth, -beta, -alpha)
+        inf = float("inf")
+        return sum(p * -self._negamax(child, depth, -inf, inf) for p, child in outcomes)
+
+    def _negamax(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
+        """The value of ``state`` for its side to move, searched ``depth`` plies deep."""
+        self._nodes += 1
+        if time.monotonic() > self._stop:
+            raise _OutOfTime
+        species = state.to_move
+        end = end_of_game(state, self.rules)
+        if end is not None:
+            if end.winner is None:
+                return DRAW
+            return WIN + depth if end.winner == species else -WIN - depth
+        if depth <= 0:
+            return on_win_scale(evaluate(state, species), state)
+        entry = self.table.get(state)
+        first: Ply | None = None
+        if entry is not None:
+            stored_depth, stored, bound, first = entry
+            if stored_depth >= depth:
+                if bound == EXACT:
+                    return stored
+                if bound == LOWER and stored >= beta:
+                    return stored
+                if bound == UPPER and stored <= alpha:
+                    return stored
+        children = self.children.get(state)
+        if children is None:
+            rules = self.rules
+            children = [
+                (ply, ply_children(state, ply, rules)) for ply in candidate_plies(state, self.width)
+            ]
+            self.children[state] = children
+        if first is not None and children and children[0][0] != first:
+            for i, (ply, _) in enumerate(children):
+                if ply == first:
+                    children.insert(0, children.pop(i))
+                    break
+        original_alpha = alpha
+        best_value = -float("inf")
+        best_ply: Ply | None = None
+        for ply, outcomes in children:
+            value = self._ply_value(outcomes, depth - 1, alpha, beta)
+            if value > best_value:
+                best_value, best_ply = value, ply
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        if best_ply is None:
+            return on_win_scale(evaluate(state, species), state)
+        if best_value <= original_alpha:
+            bound = UPPER
+        elif best_value >= beta:
+            bound = LOWER
+        else:
+            bound = EXACT
+        self.table[state] = (depth, best_value, bound, best_ply)
+        return best_value
+
+
+def make(
+    time_budget: float | None = None,
+    depth: int | None = None,
+    seed: int | None = None,
+    width: int = WIDTH,
+    **_: object,
+) -> AlphaBetaAgent:
+    """A new ``alphabeta`` bot; ``time_budget`` caps seconds per ply, ``depth`` the search
+    depth, ``seed`` shuffles the root plies, ``width`` the plies searched per node."""
+    return AlphaBetaAgent(time_budget=time_budget, depth=depth, seed=seed, width=width)

@@ -1,0 +1,291 @@
+"""A small set of meaningful plies for the searching bots, best guess first.
+
+Enumerating every split of every group explodes, so each group gets a few *options*, each
+one or two moves with a rough score:
+
+* take an adjacent cell: convert humans (``count ≥ humans``), kill enemies (``2·count ≥
+  3·enemies``), or fight a random battle there (scored by the expected gain, so a bad
+  battle sorts last and the search judges it);
+* one step toward each human house it can convert, nearest first;
+* one step toward an enemy group it can kill, one step away from an enemy group that can
+  kill it (running);
+* split in two toward two houses that each part can convert;
+* one step toward the nearest friendly group (merging again);
+* stay.
+
+Plies combine the groups' options: every group's best option together, then variations that
+change one group's option, then single-group plies; conflicting moves (a target that is
+another move's source, more than 255 arriving on a cell) make that group stay. Every ply is
+legal by construction, which the tests check against :func:`engine.find_violation`.
+"""
+
+from engine import GameState, Move, Ply
+from engine.kinds import HUMANS
+from engine.state import MAX_COUNT, neighbour_table
+
+Option = tuple[float, tuple[Move, ...]]
+"""A group's option: a rough score and its moves (``()`` to stay)."""
+
+HUMAN_TARGETS = 4
+ENEMY_TARGETS = 2
+SPLIT_TARGETS = 3
+OPTIONS_PER_GROUP = 6
+WIDE_OPTIONS = 12
+FEW_GROUPS = 2
+
+_FAR = 1 << 20
+
+
+def _chebyshev(a: int, b: int, cols: int) -> int:
+    return max(abs(a % cols - b % cols), abs(a // cols - b // cols))
+
+
+def _step_toward(pos: int, goal: int, n: int, cols: int, table: tuple[int, ...], grid: dict) -> int:
+    """The neighbour of ``pos`` nearest ``goal`` (Chebyshev, then straight line), preferring
+    cells that ``n`` creatures enter without a random battle."""
+    gx, gy = goal % cols, goal // cols
+    own = grid[pos][0]
+    best, best_key = table[0], (_FAR, 2, _FAR)
+    for cell in table:
+        x, y = cell % cols, cell // cols
+        kind, held = grid.get(cell, (0, 0))
+        risky = 0
+        if kind and kind != own:
+            risky = int(n < held if kind == HUMANS else 2 * n < 3 * held)
+        key = (max(abs(x - gx), abs(y - gy)), risky, (x - gx) ** 2 + (y - gy) ** 2)
+        if key < best_key:
+            best, best_key = cell, key
+    return best
+
+
+def _step_away(pos: int, threats: list[int], cols: int, table: tuple[int, ...]) -> int:
+    """The neighbour of ``pos`` farthest from the nearest of ``threats``."""
+    best, best_key = table[0], (-1, -1)
+    for cell in table:
+        x, y = cell % cols, cell // cols
+        near = min(max(abs(x - t % cols), abs(y - t // cols)) for t in threats)
+        spread = sum((x - t % cols) ** 2 + (y - t // cols) ** 2 for t in threats)
+        key = (near, spread)
+        if key > best_key:
+            best, best_key = cell, key
+    return best
+
+
+def _arrival_value(n: int, cell: int, grid: dict, own: int) -> float:
+    """Rough gain of ``n`` creatures entering ``cell``: certain takes high, battles by odds."""
+    kind, held = grid.get(cell, (0, 0))
+    if not kind or kind == own:
+        return 0.0
+    if kind == HUMANS:
+        if n >= held:
+            return 100.0 + held
+        p = n / (2 * held)
+        return p * p * (n + held) - n
+    if 2 * n >= 3 * held:
+        return 100.0 + held
+    p = 0.5 if n == held else (n / (2 * held) if n < held else n / held - 0.5)
+    return p * held - (1 - p) * n
+
+
+def _group_options(
+    pos: int,
+    n: int,
+    state: GameState,
+    grid: dict,
+    own: int,
+    friends: list[tuple[int, int]],
+    enemies: list[tuple[int, int]],
+    humans: list[tuple[int, int]],
+    few_groups: bool,
+) -> list[Option]:
+    """A few scored options for the group of ``n`` on ``pos``, best first, ending with stay.
+
+    With ``few_groups``, every whole-group step is an option too (last), so a lone group is
+    never short of choices.
+    """
+    cols = state.cols
+    table = neighbour_table(state.rows, cols)[pos]
+    x, y = pos % cols, pos // cols
+    found: dict[tuple[Move, ...], float] = {}
+
+    def add(score: float, *shares: tuple[int, int]) -> None:
+        moves = tuple(Move(x, y, c, t % cols, t // cols) for t, c in shares)
+        if score > found.get(moves, -_FAR):
+            found[moves] = score
+
+    def whole(cell: int, base: float) -> None:
+        add(base + _arrival_value(n, cell, grid, own), (cell, n))
+
+    adjacent = set(table)
+    for cell in table:
+        kind, _ = grid.get(cell, (0, 0))
+        if kind and kind != own:
+            whole(cell, 0.0)
+
+    reachable = sorted(
+        (_chebyshev(pos, h, cols), -c, h, c) for h, c in humans if c <= n and h not in adjacent
+    )
+    for d, _, h, c in reachable[:HUMAN_TARGETS]:
+        whole(_step_toward(pos, h, n, cols, table, grid), c / d)
+    for cell in table:
+        kind, c = grid.get(cell, (0, 0))
+        if kind == HUMANS and c < n:
+            add(100.0 + c - 0.5, (cell, c))
+    if reachable and reachable[0][3] < n:
+        d, _, h, c = reachable[0]
+        add(c / d - 0.25, (_step_toward(pos, h, c, cols, table, grid), c))
+
+    by_distance = sorted((_chebyshev(pos, e, cols), e, c) for e, c in enemies)
+    dangers = [e for d, e, c in by_distance if 2 * c >= 3 * n and d <= 3]
+    for d, e, c in by_distance[:ENEMY_TARGETS]:
+        if e in adjacent:
+            continue
+        if 2 * n >= 3 * c:
+            whole(_step_toward(pos, e, n, cols, table, grid), c / d)
+        elif not dangers:
+            whole(_step_toward(pos, e, n, cols, table, grid), -1.0)
+    if dangers:
+        whole(_step_away(pos, dangers, cols, table), 5.0 * n / _chebyshev(pos, dangers[0], cols))
+
+    goals = sorted(
+        [(d, -c, h, c) for d, _, h, c in reachable[:SPLIT_TARGETS]]
+        + [
+            (1, -c, cell, c)
+            for cell in table
+            for kind, c in [grid.get(cell, (0, 0))]
+            if kind == HUMANS and c <= n
+        ]
+        + [
+            (1, -c, cell, (3 * c + 1) // 2)
+            for cell in table
+            for kind, c in [grid.get(cell, (0, 0))]
+            if kind and kind != own and kind != HUMANS and 3 * c <= 2 * n
+        ]
+    )[: SPLIT_TARGETS + 1]
+    for i, (d1, _, h1, c1) in enumerate(goals):
+        for d2, _, h2, c2 in goals[i + 1 :]:
+            if c1 + c2 > n:
+                continue
+            t1 = h1 if d1 == 1 else _step_toward(pos, h1, n, cols, table, grid)
+            t2 = h2 if d2 == 1 else _step_toward(pos, h2, n, cols, table, grid)
+            if t1 == t2:
+                continue
+            a = c1 + (n - c1 - c2) * c1 // (c1 + c2)
+            bonus = 200.0 if d1 == d2 == 1 else 0.0
+            add(bonus + c1 / d1 + c2 / d2 - 0.5, (t1, a), (t2, n - a))
+
+    if friends:
+        d, f = min((_chebyshev(pos, f, cols), f) for f, _ in friends)
+        whole(_step_toward(pos, f, n, cols, table, grid), 0.5 / d)
+
+    if few_groups or not found:
+        if by_distance and not dangers:
+            nearest = [by_distance[0][1]]
+            whole(_step_away(pos, nearest, cols, table), -1.5)
+        for cell in table:
+            whole(cell, -2.0)
+    options = sorted(((s, m) for m, s in found.items()), key=lambda o: -o[0])
+    stay_score = -5.0 * n if dangers and _chebyshev(pos, dangers[0], cols) == 1 else 0.0
+    kept = WIDE_OPTIONS if few_groups else OPTIONS_PER_GROUP
+    return [*options[:kept], (stay_score, ())]
+
+
+def _combine(
+    choices: list[tuple[Move, ...]], cols: int, counts: dict[int, int]
+) -> tuple[Move, ...]:
+    """The moves of ``choices`` (one per group, in order), dropping any that would conflict.
+
+    ``counts`` are the own groups' counts by cell: a group whose cell is a target cannot move
+    any more (its source would be a target), so it stays and adds to the arrivals.
+    """
+    sources: set[int] = set()
+    arriving: dict[int, int] = {}
+    moves: list[Move] = []
+    for option in choices:
+        if not option:
+            continue
+        source = option[0].y * cols + option[0].x
+        targets = [m.ty * cols + m.tx for m in option]
+        if source in arriving or any(t in sources for t in targets):
+            continue
+        extra: dict[int, int] = {}
+        for t, m in zip(targets, option, strict=True):
+            extra[t] = extra.get(t, 0) + m.count
+        if any(arriving.get(t, 0) + c + counts.get(t, 0) > MAX_COUNT for t, c in extra.items()):
+            continue
+        sources.add(source)
+        for t, c in extra.items():
+            arriving[t] = arriving.get(t, 0) + c
+        moves.extend(option)
+    return tuple(moves)
+
+
+def candidate_plies(state: GameState, limit: int = 32) -> list[Ply]:
+    """Up to ``limit`` distinct, legal, non-empty plies for ``state.to_move``, best guess first.
+
+    ``[]`` only when the side to move has no creatures.
+    """
+    cols = state.cols
+    own = int(state.to_move)
+    grid = state._grid
+    friends: list[tuple[int, int]] = []
+    enemies: list[tuple[int, int]] = []
+    humans: list[tuple[int, int]] = []
+    for pos, (kind, count) in grid.items():
+        if kind == own:
+            friends.append((pos, count))
+        elif kind == HUMANS:
+            humans.append((pos, count))
+        else:
+            enemies.append((pos, count))
+    if not friends:
+        return []
+    friends.sort(key=lambda g: -g[1])
+    own_counts = {pos: count for pos, count in friends}
+    per_group = []
+    for pos, n in friends:
+        others = [g for g in friends if g[0] != pos]
+        per_group.append(
+            _group_options(
+                pos, n, state, grid, own, others, enemies, humans, len(friends) <= FEW_GROUPS
+            )
+        )
+
+    scored: dict[Ply, float] = {}
+
+    def consider(choice: list[tuple[Move, ...]], score: float) -> None:
+        ply = _combine(choice, cols, own_counts)
+        if ply and score > scored.get(ply, -float(_FAR)):
+            scored[ply] = score
+
+    best = [options[0][1] for options in per_group]
+    best_total = sum(options[0][0] for options in per_group)
+    consider(best, best_total)
+    for g, options in enumerate(per_group):
+        for score, option in options[1:]:
+            choice = list(best)
+            choice[g] = option
+            consider(choice, best_total - options[0][0] + score)
+    if len(per_group) > 1:
+        for g, options in enumerate(per_group):
+            for score, option in options:
+                if option:
+                    choice: list[tuple[Move, ...]] = [()] * len(per_group)
+                    choice[g] = option
+                    consider(choice, score - 1.0)
+    ranked = sorted(scored.items(), key=lambda item: -item[1])
+    return [ply for ply, _ in ranked[:limit]] or _fallback(state, friends, grid, own)
+
+
+def _fallback(state: GameState, friends: list[tuple[int, int]], grid: dict, own: int) -> list[Ply]:
+    """One single move that fits when no option did (crowded boards near 255 per cell)."""
+    cols = state.cols
+    table = neighbour_table(state.rows, cols)
+    for pos, n in friends:
+        for cell in table[pos]:
+            kind, held = grid.get(cell, (0, 0))
+            room = MAX_COUNT - held if kind == own else MAX_COUNT
+            if room >= 1:
+                count = min(n, room)
+                return [(Move(pos % cols, pos // cols, count, cell % cols, cell // cols),)]
+    return []

@@ -1,0 +1,287 @@
+"""Strength: bots play each other in the in-process arena, scored from the first bot's view.
+
+    python -m benchmarks.strength [--pairs alphabeta:greedy,...] [--games 100]
+        [--move-time 0.2] [--maps thetrap,testmap2,...,gen] [--jobs 2] [--seed 1]
+        [--json FILE]
+
+Each pairing plays ``--games`` games: sides swap every other game (a pair of games shares
+its map), maps cycle through ``--maps`` (names in ``maps/``; ``gen`` is a fresh centrally
+symmetric generated map per game pair). A win scores 1, a draw ½. A line per finished game,
+then the table with a 95 % interval (Wilson) and the exact command; Ctrl-C stops early and
+still prints the table of the games played.
+"""
+
+import argparse
+import json
+import math
+import multiprocessing
+import random
+import shlex
+import signal
+import sys
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from agents.arena import play_game
+from agents.registry import make_agent
+from engine.kinds import VAMPIRES, WEREWOLVES
+from engine.mapfile import GameMap, load_map
+from engine.mapgen import generate_map
+
+MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
+DEFAULT_PAIRS = (
+    "alphabeta:greedy,expectiminimax:greedy,alphabeta:random,expectiminimax:random,"
+    "expectiminimax:alphabeta"
+)
+DEFAULT_MAPS = "thetrap,testmap,testmap-5x9,testmap2,all_in,gen"
+GENERATED_SIZES = ((10, 10, 4), (20, 15, 6), (30, 30, 10))
+"""``(width, height, homes)`` of the generated maps, cycled."""
+
+
+@attrs.frozen
+class Task:
+    """One game to play: ``first`` plays vampires unless ``swapped``."""
+
+    first: str
+    second: str
+    index: int
+    map_name: str
+    swapped: bool
+    move_time: float
+    seed: int
+
+
+@attrs.frozen
+class Result:
+    """One finished game, from the first bot's view."""
+
+    first: str
+    second: str
+    index: int
+    map_name: str
+    first_species: str
+    score: float
+    termination: str
+    plies: int
+    slowest_first: float
+    slowest_second: float
+    reason: str
+
+
+def game_map(name: str, seed: int) -> GameMap:
+    """The map ``name`` from maps/, or a generated one for ``gen`` (seeded)."""
+    if name == "gen":
+        width, height, homes = GENERATED_SIZES[seed % len(GENERATED_SIZES)]
+        return generate_map(width, height, homes, seed)
+    path = MAPS_DIR / (name if name.endswith(".xml") else f"{name}.xml")
+    return load_map(path)
+
+
+def tasks(
+    pairs: list[tuple[str, str]], games: int, maps: list[str], move_time: float, seed: int
+) -> list[Task]:
+    """Every game of every pairing, interleaved so an early stop leaves a fair sample."""
+    result = []
+    for index in range(games):
+        pair_of_games = index // 2
+        map_name = maps[pair_of_games % len(maps)]
+        for first, second in pairs:
+            result.append(
+                Task(
+                    first,
+                    second,
+                    index,
+                    map_name,
+                    index % 2 == 1,
+                    move_time,
+                    seed * 1_000_003 + pair_of_games,
+                )
+            )
+    return result
+
+
+def play(task: Task) -> Result:
+    """Play one task's game (in a worker process)."""
+    rng = random.Random(f"{task.seed}:{task.index}:{task.first}:{task.second}")
+    first = make_agent(task.first, seed=rng.randrange(1 << 30))
+    second = make_agent(task.second, seed=rng.randrange(1 << 30))
+    vampires, werewolves = (second, first) if task.swapped else (first, second)
+    start = game_map(task.map_name, task.seed)
+    record = play_game(
+        vampires, werewolves, start, move_time=task.move_time, seed=rng.randrange(1 << 30)
+    )
+    first_species = WEREWOLVES if task.swapped else VAMPIRES
+    second_species = VAMPIRES if task.swapped else WEREWOLVES
+    score = 0.5 if record.winner is None else float(record.winner == first_species)
+    return Result(
+        task.first,
+        task.second,
+        task.index,
+        task.map_name,
+        first_species.name.lower(),
+        score,
+        record.termination.value,
+        record.plies,
+        record.slowest[first_species],
+        record.slowest[second_species],
+        record.reason,
+    )
+
+
+def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson 95 % interval of a mean score (draws as ½) over ``games`` games."""
+    if games == 0:
+        return (0.0, 1.0)
+    centre = (score + z * z / (2 * games)) / (1 + z * z / games)
+    spread = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games))
+    spread /= 1 + z * z / games
+    return (max(0.0, centre - spread), min(1.0, centre + spread))
+
+
+def table_rows(pairs: list[tuple[str, str]], results: Iterable[Result]) -> list[dict[str, Any]]:
+    """One summary row per pairing."""
+    results = list(results)
+    rows = []
+    for first, second in pairs:
+        mine = [r for r in results if (r.first, r.second) == (first, second)]
+        n = len(mine)
+        score = sum(r.score for r in mine) / n if n else 0.0
+        low, high = wilson(score, n)
+        rows.append(
+            {
+                "pairing": f"{first}:{second}",
+                "games": n,
+                "wins": sum(r.score == 1 for r in mine),
+                "draws": sum(r.score == 0.5 for r in mine),
+                "losses": sum(r.score == 0 for r in mine),
+                "score": score,
+                "low": low,
+                "high": high,
+                "forfeits": sum(r.termination not in ("elimination", "ply limit") for r in mine),
+                "slowest_first": max((r.slowest_first for r in mine), default=0.0),
+                "slowest_second": max((r.slowest_second for r in mine), default=0.0),
+                "mean_plies": sum(r.plies for r in mine) / n if n else 0.0,
+            }
+        )
+    return rows
+
+
+def format_table(rows: list[dict[str, Any]], command: str) -> str:
+    lines = [
+        f"{'pairing':<26} {'games':>5} {'W-D-L':>11} {'score':>7} {'95% interval':>15} "
+        f"{'forfeits':>8} {'slowest s':>11} {'plies':>6}"
+    ]
+    for row in rows:
+        wdl = f"{row['wins']}-{row['draws']}-{row['losses']}"
+        interval = f"{row['low']:.0%}–{row['high']:.0%}"
+        slowest = f"{row['slowest_first']:.2f}/{row['slowest_second']:.2f}"
+        lines.append(
+            f"{row['pairing']:<26} {row['games']:>5} {wdl:>11} {row['score']:>7.1%} "
+            f"{interval:>15} {row['forfeits']:>8} {slowest:>11} {row['mean_plies']:>6.1f}"
+        )
+    lines.append(f"command: {command}")
+    return "\n".join(lines)
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def available(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The pairings whose two bots exist; a message for each one skipped."""
+    kept = []
+    for first, second in pairs:
+        try:
+            for name in (first, second):
+                make_agent(name)
+        except ModuleNotFoundError as error:
+            print(f"skipping {first}:{second}: bot not available ({error.name})", flush=True)
+            continue
+        kept.append((first, second))
+    return kept
+
+
+def parse_pairs(text: str) -> list[tuple[str, str]]:
+    pairs = []
+    for item in text.split(","):
+        first, sep, second = item.strip().partition(":")
+        if not sep or not first or not second:
+            raise argparse.ArgumentTypeError(f"a pairing is FIRST:SECOND, got {item!r}")
+        pairs.append((first, second))
+    return pairs
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.strength", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--pairs", type=parse_pairs, default=parse_pairs(DEFAULT_PAIRS))
+    parser.add_argument("--games", type=int, default=100, help="games per pairing")
+    parser.add_argument("--move-time", type=float, default=0.2, help="seconds per move")
+    parser.add_argument("--maps", default=DEFAULT_MAPS, help="comma-separated; gen = generated")
+    parser.add_argument("--jobs", type=int, default=2, help="games played in parallel")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", type=Path, help="also write the results to this file")
+    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else argv
+    command = shlex.join(["python", "-m", "benchmarks.strength", *arguments])
+    maps = [name.strip() for name in args.maps.split(",") if name.strip()]
+    for name in maps:
+        if name != "gen":
+            try:
+                game_map(name, 0)
+            except (OSError, ValueError) as error:
+                parser.error(f"map {name}: {error}")
+    try:
+        pairs = available(args.pairs)
+    except ValueError as error:
+        parser.error(str(error))
+    todo = tasks(pairs, args.games, maps, args.move_time, args.seed)
+    results: list[Result] = []
+    began = time.monotonic()
+    pool = multiprocessing.Pool(args.jobs, _ignore_interrupts) if args.jobs > 1 else None
+    try:
+        stream = pool.imap_unordered(play, todo) if pool else map(play, todo)
+        for result in stream:
+            results.append(result)
+            print(
+                f"[{len(results)}/{len(todo)} {time.monotonic() - began:6.0f}s] "
+                f"{result.first}:{result.second} #{result.index} on {result.map_name}, "
+                f"first plays {result.first_species}: score {result.score} "
+                f"({result.termination}, {result.plies} plies)"
+                + (f" {result.reason}" if result.reason else ""),
+                flush=True,
+            )
+    except KeyboardInterrupt:
+        print(f"\ninterrupted after {len(results)} of {len(todo)} games", flush=True)
+    finally:
+        if pool:
+            pool.terminate()
+            pool.join()
+    rows = table_rows(pairs, results)
+    print(format_table(rows, command))
+    if args.json:
+        payload = {
+            "command": command,
+            "settings": {
+                "games": args.games,
+                "move_time": args.move_time,
+                "maps": maps,
+                "seed": args.seed,
+                "jobs": args.jobs,
+            },
+            "table": rows,
+            "games": [attrs.asdict(r) for r in results],
+        }
+        args.json.write_text(json.dumps(payload, indent=2) + "\n")
+        print(f"results written to {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

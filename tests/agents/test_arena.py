@@ -1,0 +1,180 @@
+"""The in-process arena: valid records for real games, forfeits for misbehaving bots."""
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from agents.arena import GameRecord, Termination, play_game
+from agents.random_bot import RandomAgent
+from engine import GameState, Kind, Move, Ply, Rules
+from engine.ending import totals, winner_by_count
+from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
+from engine.mapfile import load_map
+
+MAPS = Path(__file__).resolve().parents[2] / "maps"
+
+
+class Stub:
+    """A bot that answers with ``reply(state)``; records what the arena told it."""
+
+    def __init__(self, reply, name: str = "stub") -> None:
+        self.reply = reply
+        self.name = name
+        self.species: Kind | None = None
+
+    def new_game(self, species: Kind, state: GameState) -> None:
+        self.species = species
+
+    def choose_ply(self, state: GameState, deadline: float) -> Ply:
+        return self.reply(state, deadline)
+
+
+def first_group_step(state: GameState, deadline: float) -> Ply:
+    """A legal ply: the first own group moves whole one cell (right, or left at the edge)."""
+    x, y, n = state.groups(state.to_move)[0]
+    tx = x + 1 if x + 1 < state.cols else x - 1
+    return (Move(x, y, n, tx, y),)
+
+
+TWO_GROUPS = GameState.from_cells(
+    3, 5, {(0, 0): (VAMPIRES, 3), (4, 2): (WEREWOLVES, 3), (2, 1): (HUMANS, 2)}
+)
+
+
+@pytest.mark.parametrize("map_name", ["thetrap.xml", "testmap.xml", "testmap2.xml"])
+@pytest.mark.parametrize("seed", range(4))
+def test_random_games_end_with_a_consistent_record(map_name: str, seed: int) -> None:
+    game_map = load_map(MAPS / map_name)
+    start = game_map.initial_state()
+    record = play_game(
+        RandomAgent(seed), RandomAgent(seed + 100), game_map, move_time=1.0, seed=seed
+    )
+    assert isinstance(record, GameRecord)
+    final = record.final
+    assert final is not None
+    assert final.ply == record.plies
+    assert (record.vampires, record.werewolves) == totals(final)
+    # Creatures are never created: at most the starting monsters plus every human.
+    assert record.vampires + record.werewolves <= sum(n for _, _, n in start.cells)
+    if record.termination == Termination.ELIMINATION:
+        assert min(record.vampires, record.werewolves) == 0
+        assert record.winner == (VAMPIRES if record.werewolves == 0 else WEREWOLVES)
+    else:
+        assert record.termination == Termination.PLY_LIMIT
+        assert record.plies == Rules().max_plies
+        assert record.winner == winner_by_count(final)
+    assert set(record.slowest) == {VAMPIRES, WEREWOLVES}
+    assert all(0 < seconds < 1.0 for seconds in record.slowest.values())
+
+
+def test_the_same_seeds_replay_the_same_game() -> None:
+    game_map = load_map(MAPS / "thetrap.xml")
+    first, second = (
+        play_game(RandomAgent(3), RandomAgent(4), game_map, move_time=1.0, seed=9) for _ in range(2)
+    )
+    assert first.final == second.final
+    assert first.winner == second.winner
+
+
+def test_the_arena_tells_each_bot_its_species() -> None:
+    vampires, werewolves = Stub(first_group_step), Stub(first_group_step)
+    play_game(vampires, werewolves, TWO_GROUPS, move_time=1.0, rules=Rules(max_plies=2))
+    assert (vampires.species, werewolves.species) == (VAMPIRES, WEREWOLVES)
+
+
+def test_the_ply_limit_ends_the_game_with_the_winner_by_count() -> None:
+    record = play_game(
+        Stub(first_group_step),
+        Stub(first_group_step),
+        TWO_GROUPS,
+        move_time=1.0,
+        rules=Rules(max_plies=1),
+    )
+    assert record.termination == Termination.PLY_LIMIT
+    assert record.plies == 1
+    assert record.winner is None  # 3 against 3: a draw
+
+
+def illegal(state: GameState, deadline: float) -> Ply:
+    x, y, n = state.groups(state.to_move)[0]
+    return (Move(x, y, n + 1, x + 1, y),)
+
+
+def empty(state: GameState, deadline: float) -> Ply:
+    return ()
+
+
+def crash(state: GameState, deadline: float) -> Ply:
+    raise RuntimeError("boom")
+
+
+def overrun(state: GameState, deadline: float) -> Ply:
+    while time.monotonic() <= deadline:
+        pass
+    return first_group_step(state, deadline)
+
+
+@pytest.mark.parametrize(
+    ("reply", "termination", "words"),
+    [
+        (illegal, Termination.ILLEGAL_PLY, "rule 3"),
+        (empty, Termination.ILLEGAL_PLY, "rule 1"),
+        (crash, Termination.CRASH, "boom"),
+        (overrun, Termination.TIMEOUT, "replied after"),
+    ],
+)
+@pytest.mark.parametrize("culprit", [VAMPIRES, WEREWOLVES])
+def test_a_misbehaving_bot_loses_with_the_reason(
+    reply, termination: Termination, words: str, culprit: Kind
+) -> None:
+    bad, good = Stub(reply, "bad"), Stub(first_group_step, "good")
+    vampires, werewolves = (bad, good) if culprit == VAMPIRES else (good, bad)
+    record = play_game(vampires, werewolves, TWO_GROUPS, move_time=0.02)
+    assert record.termination == termination
+    assert record.winner == (WEREWOLVES if culprit == VAMPIRES else VAMPIRES)
+    assert words in record.reason
+    assert record.plies == (0 if culprit == VAMPIRES else 1)
+    if termination == Termination.TIMEOUT:
+        assert record.slowest[culprit] > 0.02
+
+
+# -- the strength benchmark, which plays in the arena ---------------------------------------
+
+
+def test_strength_swaps_sides_cycles_maps_and_keeps_every_game(tmp_path: Path, capsys) -> None:
+    from benchmarks import strength
+
+    out = tmp_path / "strength.json"
+    arguments = ["--pairs", "random:random", "--games", "6", "--maps", "thetrap,gen"]
+    arguments += ["--move-time", "1", "--jobs", "1", "--json", str(out)]
+    assert strength.main(arguments) == 0
+    printed = capsys.readouterr().out
+    assert "command: python -m benchmarks.strength --pairs random:random" in printed
+    payload = json.loads(out.read_text())
+    games = sorted(payload["games"], key=lambda game: game["index"])
+    assert [g["first_species"] for g in games] == ["vampires", "werewolves"] * 3
+    assert [g["map_name"] for g in games] == [
+        "thetrap",
+        "thetrap",
+        "gen",
+        "gen",
+        "thetrap",
+        "thetrap",
+    ]
+    (row,) = payload["table"]
+    assert row["games"] == 6
+    assert row["wins"] + row["draws"] + row["losses"] == 6
+    assert row["score"] == pytest.approx(sum(g["score"] for g in games) / 6)
+    assert 0 <= row["low"] <= row["score"] <= row["high"] <= 1
+
+
+def test_the_wilson_interval_narrows_with_more_games() -> None:
+    from benchmarks.strength import wilson
+
+    assert wilson(1.0, 10)[1] == pytest.approx(1.0)
+    assert wilson(1.0, 10)[0] > 0.6
+    low_few, high_few = wilson(0.5, 10)
+    low_many, high_many = wilson(0.5, 1000)
+    assert low_few < low_many < 0.5 < high_many < high_few

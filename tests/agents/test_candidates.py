@@ -1,0 +1,91 @@
+"""Candidate plies: always legal, never empty while the side to move has creatures."""
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agents.candidates import candidate_plies
+from engine import GameState, apply_ply, end_of_game, find_violation
+from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
+from engine.mapfile import GameMap, load_map
+from engine.mapgen import generate_map
+from engine.movegen import random_ply
+
+MAPS = Path(__file__).resolve().parents[2] / "maps"
+
+
+def starts() -> list[GameMap]:
+    maps = [load_map(path) for path in sorted(MAPS.glob("*.xml"))]
+    return [*maps, generate_map(30, 30, 60, seed=7)]
+
+
+def random_position(start: GameMap, seed: int) -> GameState:
+    """A position after a random number of random plies (with many splits)."""
+    rng = random.Random(seed)
+    state = start.initial_state()
+    for _ in range(rng.randrange(60)):
+        if end_of_game(state) is not None:
+            break
+        state = apply_ply(state, random_ply(state, rng, split_chance=0.7), rng).state
+    return state
+
+
+def assert_all_legal(state: GameState, limit: int = 32) -> None:
+    plies = candidate_plies(state, limit)
+    if not state.total(state.to_move):
+        assert plies == []
+        return
+    assert plies, state.draw()
+    assert len(plies) <= limit
+    assert len(set(plies)) == len(plies)
+    for ply in plies:
+        assert find_violation(state, ply) is None, (state.draw(), ply)
+
+
+@pytest.mark.parametrize("start", starts(), ids=lambda m: m.name or "map")
+def test_every_candidate_on_random_positions_is_legal_and_non_empty(start: GameMap) -> None:
+    for seed in range(12):
+        assert_all_legal(random_position(start, seed))
+
+
+@st.composite
+def crowded_states(draw: st.DrawFn) -> GameState:
+    """Small boards packed with groups of every kind, counts up to 255."""
+    rows = draw(st.integers(2, 7))
+    cols = draw(st.integers(2, 7))
+    cells = {}
+    for pos in draw(st.sets(st.integers(0, rows * cols - 1), min_size=2, max_size=rows * cols)):
+        kind = draw(st.sampled_from([HUMANS, VAMPIRES, WEREWOLVES]))
+        cells[(pos % cols, pos // cols)] = (kind, draw(st.integers(1, 255)))
+    return GameState.from_cells(rows, cols, cells, ply=draw(st.integers(0, 1)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(crowded_states(), st.integers(1, 40))
+def test_candidates_are_legal_on_crowded_boards(state: GameState, limit: int) -> None:
+    assert_all_legal(state, limit)
+
+
+def test_no_creatures_no_candidates() -> None:
+    state = GameState.from_cells(3, 3, {(0, 0): (WEREWOLVES, 2), (2, 2): (HUMANS, 1)})
+    assert candidate_plies(state) == []
+
+
+def test_a_group_splits_toward_two_houses_it_can_each_take() -> None:
+    state = GameState.from_cells(
+        5,
+        5,
+        {(2, 2): (VAMPIRES, 4), (0, 0): (HUMANS, 2), (4, 4): (HUMANS, 2), (4, 0): (WEREWOLVES, 2)},
+    )
+    split = [ply for ply in candidate_plies(state) if len(ply) == 2]
+    assert any({m.target for m in ply} == {(1, 1), (3, 3)} for ply in split)
+
+
+def test_the_first_candidate_converts_an_adjacent_house() -> None:
+    state = GameState.from_cells(
+        4, 4, {(0, 0): (VAMPIRES, 3), (1, 1): (HUMANS, 3), (3, 3): (WEREWOLVES, 2)}
+    )
+    assert candidate_plies(state)[0] == ((0, 0, 3, 1, 1),)

@@ -1,0 +1,269 @@
+"""expectiminimax: legal and timely replies, exact chance nodes, sound Star1 pruning."""
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agents.arena import Termination, play_game
+from agents.candidates import candidate_plies
+from agents.evaluation import LOSS, evaluate
+from agents.expectiminimax import ExpectiminimaxAgent, make, terminal_value
+from agents.random_bot import RandomAgent
+from engine import (
+    GameState,
+    Move,
+    Rules,
+    apply_ply,
+    battle_outcomes,
+    end_of_game,
+    find_violation,
+    ply_outcomes,
+)
+from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
+from engine.mapfile import load_map
+from engine.movegen import random_ply
+
+MAPS = Path(__file__).resolve().parents[2] / "maps"
+EXACT = 10**9
+"""``max_outcomes`` large enough that every distribution is searched exactly."""
+
+
+def test_make_is_registered_and_named() -> None:
+    from agents.registry import make_agent
+
+    agent = make_agent("expectiminimax", time_budget=0.1, seed=1)
+    assert isinstance(agent, ExpectiminimaxAgent)
+    assert agent.name == "expectiminimax"
+
+
+@pytest.mark.parametrize("map_name", ["thetrap.xml", "testmap2.xml", "gen-30x30.xml"])
+def test_replies_within_the_budget_with_a_legal_ply(map_name: str) -> None:
+    state = load_map(MAPS / map_name).initial_state()
+    agent = make(time_budget=0.2)
+    agent.new_game(state.to_move, state)
+    began = time.monotonic()
+    ply = agent.choose_ply(state, began + 10.0)
+    elapsed = time.monotonic() - began
+    assert elapsed < 0.4
+    assert ply
+    assert find_violation(state, ply) is None
+    assert agent.last_stats.depth >= 1
+    assert agent.last_stats.nodes > 0
+    assert 0 < agent.last_stats.seconds < 0.4
+
+
+def scattered(map_name: str, plies: int, seed: int) -> GameState:
+    """A position ``plies`` random plies (with splits) into a map: many small groups."""
+    rng = random.Random(seed)
+    state = load_map(MAPS / map_name).initial_state()
+    for _ in range(plies):
+        after = apply_ply(state, random_ply(state, rng, split_chance=0.9), rng).state
+        if end_of_game(after) is not None:
+            break
+        state = after
+    return state
+
+
+def test_replies_in_time_on_a_large_board_with_many_groups() -> None:
+    state = scattered("gen-30x30.xml", 40, seed=3)
+    assert len(state.groups(state.to_move)) >= 5
+    agent = make(time_budget=0.2)
+    agent.new_game(state.to_move, state)
+    began = time.monotonic()
+    ply = agent.choose_ply(state, began + 10.0)
+    assert time.monotonic() - began < 0.4
+    assert ply
+    assert find_violation(state, ply) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(["thetrap.xml", "testmap2.xml", "gen-10x10.xml", "gen-20x15.xml"]),
+    st.integers(0, 30),
+    st.integers(0, 10**6),
+)
+def test_random_positions_only_yield_legal_plies(map_name: str, plies: int, seed: int) -> None:
+    state = scattered(map_name, plies, seed)
+    agent = make(depth=2, seed=seed)
+    agent.new_game(state.to_move, state)
+    ply = agent.choose_ply(state, time.monotonic() + 30.0)
+    assert ply
+    assert find_violation(state, ply) is None
+
+
+def test_respects_the_deadline_when_it_is_shorter_than_the_budget() -> None:
+    state = load_map(MAPS / "testmap2.xml").initial_state()
+    agent = make(time_budget=5.0)
+    agent.new_game(state.to_move, state)
+    began = time.monotonic()
+    agent.choose_ply(state, began + 0.2)
+    assert time.monotonic() - began < 0.2
+
+
+def test_whole_games_against_random_are_legal_and_mostly_won() -> None:
+    wins = games = 0
+    for map_name in ("thetrap.xml", "testmap-5x9.xml", "gen-10x10.xml", "testmap.xml"):
+        for seed in range(2):
+            emm, rand = make(depth=2, seed=seed), RandomAgent(seed)
+            pair = (emm, rand) if seed % 2 == 0 else (rand, emm)
+            record = play_game(*pair, load_map(MAPS / map_name), move_time=5.0, seed=seed)
+            assert record.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
+            games += 1
+            wins += record.winner == (VAMPIRES if seed % 2 == 0 else WEREWOLVES)
+    assert wins >= games - 2
+
+
+def test_a_timed_game_never_overruns() -> None:
+    record = play_game(
+        make(), RandomAgent(1), load_map(MAPS / "thetrap.xml"), move_time=0.05, seed=1
+    )
+    assert record.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT), record
+    assert record.slowest[VAMPIRES] < 0.05
+
+
+# -- chance nodes --------------------------------------------------------------------------
+
+# Vampires 3 next to 4 humans (a random battle), a second vampire group and the werewolves
+# far away, so no outcome ends the game.
+BATTLE = GameState.from_cells(
+    5,
+    7,
+    {
+        (0, 0): (VAMPIRES, 3),
+        (1, 0): (HUMANS, 4),
+        (6, 0): (VAMPIRES, 2),
+        (6, 4): (WEREWOLVES, 6),
+        (3, 4): (HUMANS, 1),
+    },
+)
+
+
+def test_a_chance_node_is_the_exact_expectation_at_depth_one() -> None:
+    ply = (Move(0, 0, 3, 1, 0),)
+    outcomes = ply_outcomes(BATTLE, ply)
+    assert len(outcomes) > 2  # a real chance node
+    expected = sum(p * evaluate(s, VAMPIRES) for p, s in outcomes)
+    agent = ExpectiminimaxAgent(max_outcomes=EXACT, squash=False)
+    assert agent.ply_value(BATTLE, ply, 1) == pytest.approx(expected, rel=1e-9)
+    # With the default squashed scale, the same expectation of the leaf values.
+    agent = ExpectiminimaxAgent(max_outcomes=EXACT)
+    agent.species = VAMPIRES
+    expected = sum(p * agent.leaf_value(s) for p, s in outcomes)
+    assert agent.ply_value(BATTLE, ply, 1) == pytest.approx(expected, rel=1e-9)
+
+
+def test_a_bucketed_chance_node_keeps_probability_and_survivor_means() -> None:
+    ply = (Move(0, 0, 3, 1, 0),)
+    agent = ExpectiminimaxAgent(max_outcomes=2, coverage=1.0)
+    outcomes = agent.outcomes(BATTLE, ply)
+    assert len(outcomes) == 2
+    assert sum(p for p, _ in outcomes) == pytest.approx(1.0)
+    exact = battle_outcomes(VAMPIRES, 3, HUMANS, 4)
+    for kind in (VAMPIRES, HUMANS):
+        mass = sum(o.probability for o in exact if o.winner == kind)
+        mean = sum(o.probability * o.survivors for o in exact if o.winner == kind) / mass
+        bucket = [(p, s.at(1, 0)) for p, s in outcomes if s.at(1, 0)[0] == kind]
+        assert len(bucket) == 1
+        assert bucket[0][0] == pytest.approx(mass)
+        assert bucket[0][1][1] == round(mean)
+    for _, state in outcomes:
+        assert state.ply == BATTLE.ply + 1
+
+
+def test_prefers_a_sure_conversion_to_a_riskier_battle() -> None:
+    # 4 vampires between 4 humans (a sure conversion) and 6 humans (win chance 1/3).
+    state = GameState.from_cells(
+        5,
+        7,
+        {
+            (1, 1): (VAMPIRES, 4),
+            (0, 0): (HUMANS, 4),
+            (2, 2): (HUMANS, 6),
+            (6, 4): (WEREWOLVES, 4),
+        },
+    )
+    for depth in (1, 2, 3):
+        agent = ExpectiminimaxAgent(max_outcomes=EXACT)
+        _, ply = agent.analyse(state, depth)
+        assert {move.target for move in ply} == {(0, 0)}, depth
+
+
+def test_takes_a_random_battle_when_its_expectation_pays() -> None:
+    # Last ply of the game: 5 vampires against 6 werewolves lose by count unless they attack
+    # (win chance 5/12, and a win eliminates the werewolves).
+    state = GameState.from_cells(
+        3, 5, {(1, 1): (VAMPIRES, 5), (2, 1): (WEREWOLVES, 6), (4, 2): (HUMANS, 3)}
+    )
+    agent = ExpectiminimaxAgent(max_outcomes=EXACT, rules=Rules(max_plies=1))
+    value, ply = agent.analyse(state, 1)
+    assert ply == (Move(1, 1, 5, 2, 1),)
+    assert LOSS < value < 0  # more likely lost than won, but better than a sure loss
+
+
+# -- Star1 ---------------------------------------------------------------------------------
+
+
+def reference_value(agent: ExpectiminimaxAgent, state: GameState, depth: int) -> float:
+    """Plain expectiminimax over the same plies and outcomes: no pruning, no table."""
+    ending = end_of_game(state, agent.rules)
+    if ending is not None:
+        return terminal_value(ending.winner, state.ply, agent.species)
+    if depth == 0:
+        return agent.leaf_value(state)
+    values = [
+        sum(p * reference_value(agent, s, depth - 1) for p, s in agent.outcomes(state, ply))
+        for ply in agent.plies(state) or [random_ply(state, agent.rng)]
+    ]
+    return max(values) if state.to_move == agent.species else min(values)
+
+
+@st.composite
+def crowded_states(draw: st.DrawFn) -> GameState:
+    """Small boards with a few groups close together, so that battles are everywhere."""
+    rows, cols = draw(st.integers(2, 4)), draw(st.integers(3, 4))
+    cells = draw(st.lists(st.integers(0, rows * cols - 1), min_size=3, max_size=6, unique=True))
+    kinds = [VAMPIRES, WEREWOLVES] + [
+        draw(st.sampled_from([HUMANS, VAMPIRES, WEREWOLVES])) for _ in cells[2:]
+    ]
+    counts = [draw(st.integers(1, 9)) for _ in cells]
+    board = {
+        (pos % cols, pos // cols): (k, n) for pos, k, n in zip(cells, kinds, counts, strict=True)
+    }
+    return GameState.from_cells(rows, cols, board, ply=draw(st.integers(0, 1)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(crowded_states(), st.integers(2, 3))
+def test_star1_gives_the_same_root_value_as_no_pruning(state: GameState, depth: int) -> None:
+    pruned = ExpectiminimaxAgent(width=6, star1=True)
+    plain = ExpectiminimaxAgent(width=6, star1=False)
+    pruned_value, _ = pruned.analyse(state, depth)
+    plain_value, _ = plain.analyse(state, depth)
+    assert pruned_value == pytest.approx(plain_value, rel=1e-9, abs=1e-6)
+    if depth == 2:
+        plain.species = state.to_move
+        reference = reference_value(plain, state, depth)
+        assert plain_value == pytest.approx(reference, rel=1e-9, abs=1e-6)
+
+
+def test_crowded_states_hold_chance_nodes() -> None:
+    """The Star1 law above is not vacuous: its states have random battles at the root."""
+    agent = ExpectiminimaxAgent(width=6)
+    state = GameState.from_cells(
+        2, 3, {(0, 0): (VAMPIRES, 4), (1, 0): (WEREWOLVES, 3), (2, 1): (HUMANS, 5)}
+    )
+    chance = [p for p in candidate_plies(state, 6) if len(agent.outcomes(state, p)) > 1]
+    assert chance
+
+
+def test_star1_visits_fewer_nodes() -> None:
+    state = load_map(MAPS / "thetrap.xml").initial_state()
+    pruned = ExpectiminimaxAgent(star1=True)
+    plain = ExpectiminimaxAgent(star1=False)
+    pruned.analyse(state, 4)
+    plain.analyse(state, 4)
+    assert pruned.last_stats.nodes < plain.last_stats.nodes

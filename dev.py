@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".vvw-installed"
-DEFAULT_MATCH = ["--map", "maps/thetrap.xml", "random", "random", "--games", "2"]
+DEFAULT_MATCH = ["--map", "maps/thetrap.xml", "alphabeta", "greedy", "--games", "2"]
 
 
 def run(*command: str | Path) -> int:

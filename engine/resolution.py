@@ -4,19 +4,23 @@
 :func:`apply_ply` samples them with an injected ``random.Random`` (the referee's way),
 :func:`ply_outcomes` expands them into the exact distribution of next states (the
 expectiminimax way). Both rely on :func:`engine.battle.battle_outcomes` alone.
+
+A cell holds at most 255 creatures: a merge, a conversion or a battle won against humans
+that would leave more leaves 255, the excess is lost (rule 7 only limits arrivals).
 """
 
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 from itertools import product
 from typing import NamedTuple
 
 from engine.battle import BattleOutcome, Probability, battle_outcomes, sample_battle
 from engine.kinds import EMPTY, VAMPIRES, WEREWOLVES, Kind
 from engine.legality import check_ply
-from engine.rules import DEFAULT_RULES, Rules
-from engine.state import GameState, Move
+from engine.rules import DEFAULT_RULES, Rules, Variant
+from engine.state import MAX_COUNT, GameState, Move
 
 _new_result = tuple.__new__
 """Builds a NamedTuple from a tuple of its fields, faster than its keyword constructor."""
@@ -52,6 +56,55 @@ class PlyResult(NamedTuple):
     battles: tuple[tuple[Battle, BattleOutcome], ...]
 
 
+@lru_cache(maxsize=1 << 12)
+def _capped_outcomes(
+    attacker: Kind,
+    attackers: int,
+    defender: Kind,
+    defenders: int,
+    variant: Variant,
+    exact: bool = False,
+) -> tuple[BattleOutcome, ...]:
+    """:func:`battle_outcomes` with every outcome over 255 survivors folded into 255.
+
+    The folded outcomes are consecutive, so the result keeps the order (and thus
+    :func:`engine.battle.sample_battle`'s draws) of the uncapped one.
+    """
+    outcomes = battle_outcomes(attacker, attackers, defender, defenders, variant, exact)
+    capped: list[BattleOutcome] = []
+    full: dict[Kind, int] = {}
+    for probability, winner, survivors in outcomes:
+        if survivors < MAX_COUNT:
+            capped.append(BattleOutcome(probability, winner, survivors))
+        elif winner in full:
+            index = full[winner]
+            capped[index] = capped[index]._replace(
+                probability=capped[index].probability + probability
+            )
+        else:
+            full[winner] = len(capped)
+            capped.append(BattleOutcome(probability, winner, MAX_COUNT))
+    return tuple(capped)
+
+
+def encounter_outcomes(
+    attacker: Kind,
+    attackers: int,
+    defender: Kind,
+    defenders: int,
+    variant: Variant = Variant.SERVER,
+    exact: bool = False,
+) -> tuple[BattleOutcome, ...]:
+    """What ``attackers`` arriving on ``defenders`` leave on the cell, at most 255 of them.
+
+    :func:`battle_outcomes`, except that a winner with more than 255 survivors (a
+    conversion or a battle won against humans) keeps 255.
+    """
+    if attackers + defenders <= MAX_COUNT:
+        return battle_outcomes(attacker, attackers, defender, defenders, variant, exact)
+    return _capped_outcomes(attacker, attackers, defender, defenders, variant, exact)
+
+
 def resolve_ply(
     state: GameState,
     ply: Sequence[Move],
@@ -59,7 +112,8 @@ def resolve_ply(
 ) -> Resolution:
     """Apply the certain part of a legal ``ply``; random battles stay pending.
 
-    The ply is assumed legal (see :func:`engine.legality.check_ply`).
+    The ply is assumed legal (see :func:`engine.legality.check_ply`). A cell left with more
+    than 255 creatures holds 255; a pending battle's outcomes are capped the same way.
     """
     cols = state.cols
     species = WEREWOLVES if state.ply & 1 else VAMPIRES
@@ -79,9 +133,13 @@ def resolve_ply(
     for target, count in arrivals.items():
         kind, held = grid.get(target, (EMPTY, 0))
         if not kind or kind == own:
-            grid[target] = (own, held + count)
+            total = held + count
+            grid[target] = (own, total if total <= MAX_COUNT else MAX_COUNT)
             continue
-        outcomes = battle_outcomes(species, count, Kind(kind), held, rules.variant)
+        if count + held <= MAX_COUNT:
+            outcomes = battle_outcomes(species, count, Kind(kind), held, rules.variant)
+        else:
+            outcomes = _capped_outcomes(species, count, Kind(kind), held, rules.variant)
         if len(outcomes) == 1:
             _, winner, survivors = outcomes[0]
             grid[target] = (int(winner), survivors)
@@ -140,7 +198,7 @@ def ply_outcomes(
     if exact:
         battles = tuple(
             b._replace(
-                outcomes=battle_outcomes(
+                outcomes=encounter_outcomes(
                     b.attacker, b.attackers, b.defender, b.defenders, rules.variant, True
                 )
             )

@@ -17,13 +17,14 @@ MAX_COUNT = 255
 def cell_bytes(state: GameState, x: int, y: int) -> CellBytes:
     """``(x, y, humans, vampires, werewolves)`` of one cell, all zero for an empty one.
 
-    Rule 7 limits what arrives on a cell, not what it holds afterwards (200 vampires
-    converting 100 humans make 300). One byte cannot say more than 255, so such a count
-    is sent as 255 rather than crashing the game.
+    The engine never leaves more than 255 on a cell (the excess of a merge or conversion
+    is lost, see docs/rules.md), and one byte cannot say more. The clamp below is a
+    defensive guard that should never trigger: a state built by hand past the engine
+    would otherwise crash the game; it logs an error if it ever does.
     """
     kind, count = state.at(x, y)
     if count > MAX_COUNT:
-        log.warning("(%d,%d) holds %d creatures; sent as %d", x, y, count, MAX_COUNT)
+        log.error("(%d,%d) holds %d creatures; sent as %d", x, y, count, MAX_COUNT)
         count = MAX_COUNT
     return (
         x,

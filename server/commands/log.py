@@ -40,7 +40,7 @@ def render(lines: Iterable[dict[str, Any]], show_hex: bool = False) -> list[str]
             if show_hex:
                 out.append(f"{'':21}hex {line.get('hex', '')}")
         elif kind == "ply":
-            moves = " ".join("({},{})->({},{}) x{}".format(*m) for m in line.get("moves", []))
+            moves = " ".join("({0},{1})->({3},{4}) x{2}".format(*m) for m in line.get("moves", []))
             out.append(f"{t} ply {line.get('ply_number')} {_side(line.get('side'))}: {moves}")
             for battle in line.get("battles", []):
                 out.append(

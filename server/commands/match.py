@@ -11,6 +11,7 @@ from pathlib import Path
 import attrs
 import trio
 
+from agents.registry import BOTS
 from engine import Kind
 from engine.mapfile import GameMap
 from server.commands.serve import add_settings_arguments, map_from, settings_from, tally
@@ -18,7 +19,8 @@ from server.processes import BotProcess, bot_command, start_bot, stop_bot
 from server.result import GameResult, PlayerRecord, Termination
 from server.settings import Settings
 
-BUILTIN = frozenset({"random", "greedy", "alphabeta", "expectiminimax"})
+BUILTIN = frozenset(BOTS)
+"""Bot names ``vvw match`` runs as ``vvw agent NAME`` (the registry imports bots lazily)."""
 
 
 def _crashed(result: GameResult, bots: dict[Kind, BotProcess]) -> GameResult:

@@ -54,3 +54,11 @@ def test_log_show_missing_file_is_one_line_error(tmp_path, capsys):
     assert main(["log", "show", str(tmp_path / "none.jsonl")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot read" in err
+
+
+def test_log_show_writes_each_move_as_source_target_and_count() -> None:
+    from server.commands.log import render
+
+    line = {"type": "ply", "ply_number": 3, "side": "vampires", "moves": [[2, 1, 7, 3, 2]]}
+    lines = render([line])
+    assert any("(2,1)->(3,2) x7" in text for text in lines), lines

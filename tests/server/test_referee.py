@@ -189,7 +189,7 @@ async def test_target_overflow_loses():
     assert (result.winner, result.termination, result.plies) == (W, Termination.ILLEGAL_PLY, 2)
     assert result.detail.startswith("vamp (a): rule 7 (more than 255 creatures")
     assert "256 creatures arrive on (1,1)" in result.detail
-    # 300 vampires stand on (1,0) after the first ply: one byte says 255.
+    # 300 would stand on (1,0) after the first ply: the cell holds 255 (the excess is lost).
     assert bots[1].received[4] == Upd(((1, 0, 0, 255, 0), (0, 0, 0, 55, 0)))
     _said_goodbye(*bots)
 

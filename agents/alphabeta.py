@@ -43,6 +43,10 @@ WIDTH = 16
 ROOT_WIDTH = 32
 BRANCHED = 2
 """Random battles of one ply branched into a win and a loss; further ones are collapsed."""
+RISK = 0.25
+"""How much the bot dislikes a gamble on its own plies: a ply with random battles is worth
+its expected value less ``RISK`` times the mean absolute deviation of its outcomes' values.
+Against weaker bots a coin flip at even odds is worse than waiting for their mistake."""
 TABLE_LIMIT = 400_000
 """States kept in the tables before they are cleared."""
 
@@ -127,6 +131,7 @@ class AlphaBetaAgent:
         seed: int | None = None,
         width: int = WIDTH,
         rules: Rules = DEFAULT_RULES,
+        risk: float = RISK,
     ) -> None:
         if depth is not None and depth < 1:
             raise ValueError(f"depth must be 1 or more, got {depth}")
@@ -136,6 +141,8 @@ class AlphaBetaAgent:
         self.max_depth = depth or MAX_DEPTH
         self.width = width
         self.rules = rules
+        self.risk = risk
+        self.species: Kind | None = None
         self.rng = random.Random(seed)
         self.shuffle = seed is not None
         self.table: dict[GameState, tuple[int, float, int, Ply | None]] = {}
@@ -153,13 +160,16 @@ class AlphaBetaAgent:
         """The best ply found by iterative deepening before the stop time.
 
         The cyclic garbage collector is paused meanwhile: a full collection over the tables
-        can take a tenth of a second, and the search makes no reference cycles.
+        can take a tenth of a second, and the search makes no reference cycles. What the
+        search built is then frozen (out of the collector's sight), or the first collection
+        after the reply would scan it all while holding the GIL (0.2 s on thetrap).
         """
         collecting = gc.isenabled()
         gc.disable()
         try:
             return self._search(state, deadline)
         finally:
+            gc.freeze()
             if collecting:
                 gc.enable()
 
@@ -170,6 +180,7 @@ class AlphaBetaAgent:
             stop = min(stop, began + self.time_budget)
         self._stop = stop - min(MARGIN, max(stop - began, 0.0) / 4)
         self._nodes = 0
+        self.species = state.to_move
         if len(self.table) > TABLE_LIMIT or len(self.children) > TABLE_LIMIT:
             self.table.clear()
             self.children.clear()
@@ -217,12 +228,19 @@ class AlphaBetaAgent:
         order = sorted(range(len(children)), key=lambda i: -scores[i])
         return best, alpha, [children[i] for i in order]
 
-    def _ply_value(self, outcomes: Outcomes, depth: int, alpha: float, beta: float) -> float:
-        """The mover's value of a ply: its one child's, or the expectation over its outcomes."""
+    def _ply_value(
+        self, outcomes: Outcomes, depth: int, alpha: float, beta: float, mine: bool = True
+    ) -> float:
+        """The mover's value of a ply: its one child's, or the expectation over its outcomes,
+        less the :data:`RISK` penalty when the mover is the bot itself (``mine``)."""
         if len(outcomes) == 1:
             return -self._negamax(outcomes[0][1], depth, -beta, -alpha)
         inf = float("inf")
-        return sum(p * -self._negamax(child, depth, -inf, inf) for p, child in outcomes)
+        values = [(p, -self._negamax(child, depth, -inf, inf)) for p, child in outcomes]
+        mean = sum(p * v for p, v in values)
+        if not mine:
+            return mean
+        return mean - self.risk * sum(p * abs(v - mean) for p, v in values)
 
     def _negamax(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
         """The value of ``state`` for its side to move, searched ``depth`` plies deep."""
@@ -264,7 +282,7 @@ class AlphaBetaAgent:
         best_value = -float("inf")
         best_ply: Ply | None = None
         for ply, outcomes in children:
-            value = self._ply_value(outcomes, depth - 1, alpha, beta)
+            value = self._ply_value(outcomes, depth - 1, alpha, beta, species == self.species)
             if value > best_value:
                 best_value, best_ply = value, ply
                 if value > alpha:
@@ -288,8 +306,12 @@ def make(
     depth: int | None = None,
     seed: int | None = None,
     width: int = WIDTH,
+    risk: float = RISK,
     **_: object,
 ) -> AlphaBetaAgent:
     """A new ``alphabeta`` bot; ``time_budget`` caps seconds per ply, ``depth`` the search
-    depth, ``seed`` shuffles the root plies, ``width`` the plies searched per node."""
-    return AlphaBetaAgent(time_budget=time_budget, depth=depth, seed=seed, width=width)
+    depth, ``seed`` shuffles the root plies, ``width`` the plies searched per node, ``risk``
+    the dislike of gambles (see :data:`RISK`)."""
+    return AlphaBetaAgent(
+        time_budget=time_budget, depth=depth, seed=seed, width=width, risk=float(risk)
+    )

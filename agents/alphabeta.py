@@ -44,9 +44,10 @@ ROOT_WIDTH = 32
 BRANCHED = 2
 """Random battles of one ply branched into a win and a loss; further ones are collapsed."""
 RISK = 0.25
-"""How much the bot dislikes a gamble on its own plies: a ply with random battles is worth
-its expected value less ``RISK`` times the mean absolute deviation of its outcomes' values.
-Against weaker bots a coin flip at even odds is worse than waiting for their mistake."""
+"""How much the bot dislikes gambles, its own or the enemy's: a ply with random battles is
+worth, to the bot, its expected value less ``RISK`` times the mean absolute deviation of its
+outcomes' values. Against weaker bots a coin flip at even odds is worse than waiting for
+their mistake, and a position that offers the enemy one is worse than one that does not."""
 TABLE_LIMIT = 400_000
 """States kept in the tables before they are cleared."""
 
@@ -231,16 +232,16 @@ class AlphaBetaAgent:
     def _ply_value(
         self, outcomes: Outcomes, depth: int, alpha: float, beta: float, mine: bool = True
     ) -> float:
-        """The mover's value of a ply: its one child's, or the expectation over its outcomes,
-        less the :data:`RISK` penalty when the mover is the bot itself (``mine``)."""
+        """The mover's value of a ply: its one child's, or the expectation over its outcomes
+        shifted against the bot by the :data:`RISK` penalty: less when the mover is the bot
+        itself (``mine``), more when it is the enemy (their gamble is a risk for us too)."""
         if len(outcomes) == 1:
             return -self._negamax(outcomes[0][1], depth, -beta, -alpha)
         inf = float("inf")
         values = [(p, -self._negamax(child, depth, -inf, inf)) for p, child in outcomes]
         mean = sum(p * v for p, v in values)
-        if not mine:
-            return mean
-        return mean - self.risk * sum(p * abs(v - mean) for p, v in values)
+        spread = self.risk * sum(p * abs(v - mean) for p, v in values)
+        return mean - spread if mine else mean + spread
 
     def _negamax(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
         """The value of ``state`` for its side to move, searched ``depth`` plies deep."""

@@ -4,13 +4,18 @@ A finished game (:func:`engine.end_of_game`) is worth :data:`WIN`, :data:`LOSS` 
 :data:`DRAW`. Otherwise the value is, in creatures:
 
 * **material**: own creatures minus the enemy's (what decides the game at the ply limit);
-* **humans within reach**: each human house counts for the species whose nearest group able
-  to convert it (``count ≥ humans``) is strictly closer (Chebyshev distance; a tie goes to
-  the side to move), worth ``HUMAN_SHARE × humans / distance``: a sure conversion next ply
-  is worth half the house, a far one little;
-* **threats**: a group at least 1.5 times an enemy group (a certain kill) threatens it,
-  worth ``THREAT_SHARE × enemy / distance``; the side to move strikes first, so its threats
-  at distance 1 count almost in full (``STRIKE_SHARE``) while the other side's count little.
+* **humans within reach**: each human house goes to the species whose nearest group able to
+  convert it (``count ≥ humans``) is strictly closer (Chebyshev distance; a tie goes to the
+  side to move), and to that group. Each group then plans a *tour* of its houses: up to
+  ``TOUR_LENGTH`` of them, each time the one worth most next from where it then is. A
+  house reached ``t`` plies from now is worth ``HUMAN_SHARE × humans × HUMAN_DISCOUNT^(t-1)``.
+  A tour only shortens when the group moves along it, so the bot commits to a route
+  instead of hovering between two houses;
+* **threats**: a group at least 1.5 times an enemy group (a certain kill) threatens it;
+  the side to move strikes first, so its threats at distance 1 count almost in full
+  (``STRIKE_SHARE × enemy``), while a threat it cannot carry out now is worth little
+  (``THREAT_SHARE × enemy / distance``): the prey runs. Once no humans are left, hunting
+  is all there is to do and that pull is ``HUNT_SHARE``.
 
 Everything is linear in creatures, so expectations of battles (see :mod:`agents.alphabeta`)
 and the heuristic terms share one unit.
@@ -26,8 +31,11 @@ WIN = 1_000_000.0
 LOSS = -WIN
 DRAW = 0.0
 
-HUMAN_SHARE = 0.5
-THREAT_SHARE = 0.3
+HUMAN_SHARE = 0.8
+HUMAN_DISCOUNT = 0.85
+TOUR_LENGTH = 3
+THREAT_SHARE = 0.1
+HUNT_SHARE = 0.4
 SCALE_MIN = 4.0
 SCALE_SHARE = 0.3
 SCALE_CEILING = 0.95
@@ -35,6 +43,8 @@ STRIKE_SHARE = 0.9
 
 Group = tuple[int, int, int]
 """``(x, y, count)``."""
+
+_FAR = 1 << 20
 
 
 def on_win_scale(score: float, state: GameState) -> float:
@@ -78,45 +88,76 @@ def evaluate(state: GameState, species: Kind) -> float:
     score = float(sum(g[2] for g in mine) - sum(g[2] for g in theirs))
     my_move = state.to_move == species
     score += _human_term(humans, mine, theirs, my_move)
-    score += _threat_term(mine, theirs, my_move)
-    score -= _threat_term(theirs, mine, not my_move)
+    pull = THREAT_SHARE if humans else HUNT_SHARE
+    score += _threat_term(mine, theirs, my_move, pull)
+    score -= _threat_term(theirs, mine, not my_move, pull)
     return score
 
 
-def _nearest_converter(hx: int, hy: int, h: int, groups: list[Group]) -> int:
-    """Chebyshev distance from the house to the nearest group that can convert it, or a lot."""
-    best = 1 << 20
-    for x, y, n in groups:
+def _nearest_converter(hx: int, hy: int, h: int, groups: list[Group]) -> tuple[int, int]:
+    """Distance from the house to the nearest group that can convert it, and that group's
+    index; ``(_FAR, -1)`` when none can."""
+    best, who = _FAR, -1
+    for index, (x, y, n) in enumerate(groups):
         if n >= h:
             d = max(abs(x - hx), abs(y - hy))
             if d < best:
-                best = d
-    return best
+                best, who = d, index
+    return best, who
 
 
 def _human_term(
     humans: list[Group], mine: list[Group], theirs: list[Group], my_move: bool
 ) -> float:
-    score = 0.0
+    """What the houses each side reaches first are worth to it, ours + and theirs −."""
+    houses: dict[tuple[int, int], list[Group]] = {}
     for hx, hy, h in humans:
-        dm = _nearest_converter(hx, hy, h, mine)
-        de = _nearest_converter(hx, hy, h, theirs)
-        if dm < de or (dm == de and my_move and dm < 1 << 20):
-            score += HUMAN_SHARE * h / dm
-        elif de < dm or (de == dm and de < 1 << 20):
-            score -= HUMAN_SHARE * h / de
+        dm, gm = _nearest_converter(hx, hy, h, mine)
+        de, ge = _nearest_converter(hx, hy, h, theirs)
+        if dm < de or (dm == de and my_move and dm < _FAR):
+            houses.setdefault((1, gm), []).append((hx, hy, h))
+        elif de < _FAR:
+            houses.setdefault((-1, ge), []).append((hx, hy, h))
+    score = 0.0
+    for (side, index), owned in houses.items():
+        group = (mine if side == 1 else theirs)[index]
+        score += side * _tour_value(group, owned)
     return score
 
 
-def _threat_term(hunters: list[Group], prey: list[Group], hunters_move: bool) -> float:
-    """What ``hunters`` stand to gain by certain kills of ``prey`` groups (each counted once)."""
+def _tour_value(group: Group, houses: list[Group]) -> float:
+    """The worth of the best next houses ``group`` can convert one after another."""
+    x, y, n = group
+    elapsed, value = 0, 0.0
+    left = list(houses)
+    for _ in range(TOUR_LENGTH):
+        best, pick = 0.0, -1
+        for index, (hx, hy, h) in enumerate(left):
+            if h <= n:
+                worth = h * HUMAN_DISCOUNT ** (elapsed + max(abs(x - hx), abs(y - hy)) - 1)
+                if worth > best:
+                    best, pick = worth, index
+        if pick < 0:
+            break
+        hx, hy, h = left.pop(pick)
+        elapsed += max(abs(x - hx), abs(y - hy))
+        x, y, n = hx, hy, n + h
+        value += HUMAN_SHARE * best
+    return value
+
+
+def _threat_term(
+    hunters: list[Group], prey: list[Group], hunters_move: bool, pull: float
+) -> float:
+    """What ``hunters`` stand to gain by certain kills of ``prey`` groups (each counted once),
+    ``pull × prey / distance`` for a kill they cannot make now."""
     score = 0.0
     for px, py, p in prey:
         best = 0.0
         for x, y, n in hunters:
             if 2 * n >= 3 * p:
                 d = max(abs(x - px), abs(y - py))
-                share = STRIKE_SHARE if d == 1 and hunters_move else THREAT_SHARE / d
+                share = STRIKE_SHARE if d == 1 and hunters_move else pull / d
                 if share > best:
                     best = share
         score += best * p

@@ -37,7 +37,9 @@ DEFAULT_PAIRS = (
     "alphabeta:greedy,expectiminimax:greedy,alphabeta:random,expectiminimax:random,"
     "expectiminimax:alphabeta"
 )
-DEFAULT_MAPS = "thetrap,testmap,testmap-5x9,testmap2,all_in,gen"
+DEFAULT_MAPS = "thetrap,testmap,testmap-5x9,testmap2,gen"
+"""The official maps but ``all_in``, which the vampires win on the first ply whoever plays
+(12 next to 8: a certain kill), so it measures nothing; and generated ones."""
 GENERATED_SIZES = ((10, 10, 4), (20, 15, 6), (30, 30, 10))
 """``(width, height, homes)`` of the generated maps, cycled."""
 

@@ -1,0 +1,53 @@
+"""The search bots' evaluation: material, houses each side reaches first, threats."""
+
+import math
+
+from agents.evaluation import HUMAN_DISCOUNT, HUMAN_SHARE, evaluate
+from engine import GameState
+from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
+
+V, W = VAMPIRES, WEREWOLVES
+
+
+def _state(cells: dict[tuple[int, int], tuple[int, int]], to_move=V, rows=5, cols=9) -> GameState:
+    grid = {y * cols + x: (int(kind), count) for (x, y), (kind, count) in cells.items()}
+    return GameState.trusted(rows, cols, None, 0 if to_move == V else 1, grid)
+
+
+def test_a_group_on_its_way_along_a_tour_is_worth_more_than_one_hovering_between_houses():
+    houses = {(0, 2): (HUMANS, 2), (8, 2): (HUMANS, 2), (4, 4): (WEREWOLVES, 1)}
+    hovering = _state({**houses, (4, 2): (VAMPIRES, 3)}, to_move=W)
+    committed = _state({**houses, (3, 2): (VAMPIRES, 3)}, to_move=W)
+    assert evaluate(committed, V) > evaluate(hovering, V)
+
+
+def test_a_house_is_worth_less_the_farther_it_is_and_nothing_once_out_of_reach():
+    def value(x: int, humans: int) -> float:
+        return evaluate(
+            _state({(0, 0): (VAMPIRES, 3), (x, 0): (HUMANS, humans), (0, 4): (WEREWOLVES, 3)}), V
+        )
+
+    near, far = value(1, 2), value(4, 2)
+    assert math.isclose(near - far, HUMAN_SHARE * 2 * (1 - HUMAN_DISCOUNT**3))
+    assert value(4, 4) == 0.0  # nobody can convert 4 with 3
+
+
+def test_the_nearer_side_gets_the_house_and_a_tie_goes_to_the_side_to_move():
+    cells = {(0, 0): (VAMPIRES, 3), (4, 0): (WEREWOLVES, 3), (2, 0): (HUMANS, 2)}
+    assert evaluate(_state(cells, to_move=V), V) > 0 > evaluate(_state(cells, to_move=W), V)
+    cells[(1, 0)] = cells.pop((0, 0))
+    assert evaluate(_state(cells, to_move=W), V) > 0
+
+
+def test_a_tour_takes_the_house_worth_most_first_then_the_next_from_there():
+    cells = {
+        (0, 0): (VAMPIRES, 5),
+        (1, 0): (HUMANS, 2),
+        (4, 0): (HUMANS, 5),
+        (8, 4): (WEREWOLVES, 1),
+    }
+    without_small = dict(cells)
+    del without_small[(1, 0)]
+    # the 5 (4 plies away) is worth more than the 2 (1 ply): then the 2, 3 plies back
+    gain = evaluate(_state(cells), V) - evaluate(_state(without_small), V)
+    assert math.isclose(gain, HUMAN_SHARE * 2 * HUMAN_DISCOUNT ** (4 + 3 - 1))

@@ -11,8 +11,9 @@
   certain-kill threats) put on the scale of a won game (:func:`agents.evaluation.on_win_scale`),
   so a battle's expectation weighs a likely elimination against a safe lead in one unit; a
   won game is worth ``WIN`` plus the depth left, so sooner is better.
-* **Transposition table**: keyed by the state itself (it is an immutable, hashable value,
-  faster here than incremental Zobrist keys since children are built anew anyway); an
+* **Transposition table**: keyed by the state itself, not by a Zobrist key: a state is an
+  immutable, hashable value whose hash is computed once (in C, over its cell tuple), and
+  equal keys are equal positions, so no collision can corrupt a value; an
   entry keeps the depth, the value and its bound, and the best ply, which is tried first.
   The expanded children of a node are cached too, so each deepening iteration reuses them.
 * **Time**: depth 1, 2, 3 … until the stop time (the deadline, or now + ``time_budget`` if

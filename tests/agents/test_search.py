@@ -70,6 +70,32 @@ def test_does_not_attack_when_the_odds_do_not_pay() -> None:
     assert all(m.target != (1, 1) for m in choose(state, depth=3))
 
 
+def test_does_not_gamble_the_whole_game_on_a_coin_flip_it_can_avoid() -> None:
+    # 4 against 4: attacking wins the game half the time and loses it half the time, as good
+    # as a draw in expectation; the bot waits for the enemy's mistake instead.
+    state = board(5, 6, v=(2, 2, 4), w=(3, 2, 4))
+    assert all(m.target != (3, 2) for m in choose(state, depth=4))
+
+
+def test_does_not_offer_the_enemy_a_coin_flip_for_the_whole_game() -> None:
+    # Stepping next to an equal group lets the enemy start the 50 % battle; from two cells
+    # away it cannot.
+    state = board(5, 7, v=(1, 2, 4), w=(4, 2, 4))
+    for m in choose(state, depth=3):
+        assert max(abs(m.tx - 4), abs(m.ty - 2)) >= 2
+
+
+def test_without_risk_aversion_a_coin_flip_is_worth_a_draw() -> None:
+    state = board(5, 6, v=(2, 2, 4), w=(3, 2, 4))
+    attack = ply_children(state, (Move(2, 2, 4, 3, 2),))
+    plain, averse = AlphaBetaAgent(depth=2, risk=0.0), AlphaBetaAgent(depth=2)
+    for agent in (plain, averse):
+        agent.species, agent._stop = V, time.monotonic() + 60
+    inf = float("inf")
+    assert plain._ply_value(attack, 1, -inf, inf) == pytest.approx(0.0, abs=1e-6 * WIN)
+    assert averse._ply_value(attack, 1, -inf, inf) < -0.2 * WIN
+
+
 def test_attacks_when_a_kill_is_certain_and_wins() -> None:
     state = board(5, 5, w=(2, 2, 6), v=(3, 3, 4), h=(0, 4, 9))
     state = GameState.trusted(state.rows, state.cols, state.cells, 1)

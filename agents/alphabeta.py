@@ -11,9 +11,8 @@
   certain-kill threats) put on the scale of a won game (:func:`agents.evaluation.on_win_scale`),
   so a battle's expectation weighs a likely elimination against a safe lead in one unit; a
   won game is worth ``WIN`` plus the depth left, so sooner is better.
-* **Transposition table**: keyed by the state itself, not by a Zobrist key: a state is an
-  immutable, hashable value whose hash is computed once (in C, over its cell tuple), and
-  equal keys are equal positions, so no collision can corrupt a value; an
+* **Transposition table**: keyed by 64-bit Zobrist keys (:mod:`agents.zobrist`), each
+  child's computed from its parent's in a few XORs over the cells its ply touched; an
   entry keeps the depth, the value and its bound, and the best ply, which is tried first.
   The expanded children of a node are cached too, so each deepening iteration reuses them.
 * **Time**: depth 1, 2, 3 … until the stop time (the deadline, or now + ``time_budget`` if
@@ -31,6 +30,7 @@ from typing import NamedTuple
 
 from agents.candidates import candidate_plies
 from agents.evaluation import DRAW, WIN, evaluate, is_terminal_value, on_win_scale
+from agents.zobrist import Zobrist
 from engine import GameState, Kind, Ply, end_of_game, expected_survivors, resolve_ply
 from engine.rules import DEFAULT_RULES, Rules
 
@@ -76,6 +76,8 @@ class _OutOfTime(Exception):
 
 Outcomes = list[tuple[float, GameState]]
 """The states a ply leads to in the tree, with their probabilities."""
+Keyed = list[tuple[float, GameState, int]]
+"""The same, each state with its Zobrist key."""
 
 
 def ply_children(
@@ -147,8 +149,9 @@ class AlphaBetaAgent:
         self.species: Kind | None = None
         self.rng = random.Random(seed)
         self.shuffle = seed is not None
-        self.table: dict[GameState, tuple[int, float, int, Ply | None]] = {}
-        self.children: dict[GameState, list[tuple[Ply, Outcomes]]] = {}
+        self.zobrist = Zobrist()
+        self.table: dict[int, tuple[int, float, int, Ply | None]] = {}
+        self.children: dict[int, list[tuple[Ply, Keyed]]] = {}
         self.last_stats: SearchStats | None = None
         self._nodes = 0
         self._stop = 0.0
@@ -191,7 +194,8 @@ class AlphaBetaAgent:
             raise ValueError("the side to move has no creatures: no ply to choose")
         if self.shuffle:
             self.rng.shuffle(plies)
-        children = [(ply, ply_children(state, ply, self.rules)) for ply in plies]
+        key = self.zobrist.key(state)
+        children = [(ply, self._keyed(state, key, ply)) for ply in plies]
         best, value, finished = plies[0], 0.0, 0
         for depth in range(1, self.max_depth + 1):
             try:
@@ -209,9 +213,17 @@ class AlphaBetaAgent:
         log.debug("alphabeta: %s", self.last_stats)
         return best
 
+    def _keyed(self, state: GameState, key: int, ply: Ply) -> Keyed:
+        """:func:`ply_children`, each child with its Zobrist key (``key`` is the parent's)."""
+        child = self.zobrist.child
+        return [
+            (p, after, child(key, state, ply, after._grid))
+            for p, after in ply_children(state, ply, self.rules)
+        ]
+
     def _root(
-        self, children: list[tuple[Ply, Outcomes]], depth: int
-    ) -> tuple[Ply, float, list[tuple[Ply, Outcomes]]]:
+        self, children: list[tuple[Ply, Keyed]], depth: int
+    ) -> tuple[Ply, float, list[tuple[Ply, Keyed]]]:
         """Search every root ply to ``depth``; the best, its value, and the plies reordered."""
         alpha = -float("inf")
         best: Ply | None = None
@@ -231,21 +243,25 @@ class AlphaBetaAgent:
         return best, alpha, [children[i] for i in order]
 
     def _ply_value(
-        self, outcomes: Outcomes, depth: int, alpha: float, beta: float, mine: bool = True
+        self, outcomes: Keyed, depth: int, alpha: float, beta: float, mine: bool = True
     ) -> float:
         """The mover's value of a ply: its one child's, or the expectation over its outcomes
         shifted against the bot by the :data:`RISK` penalty: less when the mover is the bot
         itself (``mine``), more when it is the enemy (their gamble is a risk for us too)."""
         if len(outcomes) == 1:
-            return -self._negamax(outcomes[0][1], depth, -beta, -alpha)
+            _, child, key = outcomes[0]
+            return -self._negamax(child, key, depth, -beta, -alpha)
         inf = float("inf")
-        values = [(p, -self._negamax(child, depth, -inf, inf)) for p, child in outcomes]
+        values = [(p, -self._negamax(child, key, depth, -inf, inf)) for p, child, key in outcomes]
         mean = sum(p * v for p, v in values)
         spread = self.risk * sum(p * abs(v - mean) for p, v in values)
         return mean - spread if mine else mean + spread
 
-    def _negamax(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
-        """The value of ``state`` for its side to move, searched ``depth`` plies deep."""
+    def _negamax(
+        self, state: GameState, key: int, depth: int, alpha: float, beta: float
+    ) -> float:
+        """The value of ``state`` (Zobrist key ``key``) for its side to move, searched
+        ``depth`` plies deep."""
         self._nodes += 1
         if time.monotonic() > self._stop:
             raise _OutOfTime
@@ -257,7 +273,7 @@ class AlphaBetaAgent:
             return WIN + depth if end.winner == species else -WIN - depth
         if depth <= 0:
             return on_win_scale(evaluate(state, species), state)
-        entry = self.table.get(state)
+        entry = self.table.get(key)
         first: Ply | None = None
         if entry is not None:
             stored_depth, stored, bound, first = entry
@@ -268,13 +284,12 @@ class AlphaBetaAgent:
                     return stored
                 if bound == UPPER and stored <= alpha:
                     return stored
-        children = self.children.get(state)
+        children = self.children.get(key)
         if children is None:
-            rules = self.rules
             children = [
-                (ply, ply_children(state, ply, rules)) for ply in candidate_plies(state, self.width)
+                (ply, self._keyed(state, key, ply)) for ply in candidate_plies(state, self.width)
             ]
-            self.children[state] = children
+            self.children[key] = children
         if first is not None and children and children[0][0] != first:
             for i, (ply, _) in enumerate(children):
                 if ply == first:
@@ -299,7 +314,7 @@ class AlphaBetaAgent:
             bound = LOWER
         else:
             bound = EXACT
-        self.table[state] = (depth, best_value, bound, best_ply)
+        self.table[key] = (depth, best_value, bound, best_ply)
         return best_value
 
 

@@ -54,6 +54,8 @@ SQUASH_SHARE = 0.3
 SQUASH_CEILING = 0.99
 """Keeps every unfinished position below any finished game."""
 DEFAULT_CONTEMPT = 0.05
+DEFAULT_RISK = 2.0
+"""Curvature of the bot's utility (see :func:`cautious`); 0 values a gamble by its mean."""
 
 CHECK_EVERY = 16
 """Nodes between two looks at the clock."""
@@ -108,6 +110,23 @@ def squashed(score: float, state: GameState, contempt: float) -> float:
     vampires, werewolves = totals(state)
     scale = max(SQUASH_MIN, SQUASH_SHARE * (vampires + werewolves))
     return SQUASH_CEILING * WIN * math.tanh(score / scale + contempt)
+
+
+def cautious(value: float, risk: float) -> float:
+    """``value`` through a concave utility on ``[LOSS, WIN]`` that keeps both ends fixed.
+
+    With ``x`` the value's place between a loss (0) and a win (1), the utility is
+    ``(1 − e^(−risk·x)) / (1 − e^(−risk))``, mapped back onto ``[LOSS, WIN]``. It is
+    increasing, so max and min nodes choose as before; being concave, a chance node's
+    expectation of it is below the utility of its expected value: the bot prefers a sure
+    even position to a coin flip for the whole game (at ``risk`` 2, a battle for the game
+    must be won about 77 % of the time to beat an even position). Bounds stay
+    ``[LOSS, WIN]``, so Star1 pruning is unchanged.
+    """
+    if risk <= 0:
+        return value
+    x = (value - LOSS) / (WIN - LOSS)
+    return LOSS + (WIN - LOSS) * (1.0 - math.exp(-risk * x)) / (1.0 - math.exp(-risk))
 
 
 def terminal_value(winner: Kind | None, ply: int, species: Kind) -> float:
@@ -180,6 +199,7 @@ class ExpectiminimaxAgent:
         squash: bool = True,
         min_width: int = DEFAULT_MIN_WIDTH,
         contempt: float = DEFAULT_CONTEMPT,
+        risk: float = DEFAULT_RISK,
     ) -> None:
         self.time_budget = time_budget
         self.max_depth = depth or MAX_DEPTH
@@ -193,6 +213,7 @@ class ExpectiminimaxAgent:
         self.squash = squash
         self.min_width = min_width
         self.contempt = contempt
+        self.risk = risk
         self.species: Kind | None = None
         self.table: dict[GameState, _Entry] = {}
         self.moves: dict[GameState, list[Ply]] = {}
@@ -246,8 +267,8 @@ class ExpectiminimaxAgent:
         """A position's value at the search horizon, for the bot's species, in bounds."""
         score = self.evaluation(state, self.species)
         if self.squash and abs(score) < WIN / 2:
-            return squashed(score, state, self.contempt)
-        return _clamp(score)
+            return cautious(squashed(score, state, self.contempt), self.risk)
+        return cautious(_clamp(score), self.risk)
 
     def ply_value(self, state: GameState, ply: Ply, depth: int) -> float:
         """The expected value of ``ply`` for ``state.to_move``, ``depth`` plies deep, untimed."""
@@ -367,7 +388,7 @@ class ExpectiminimaxAgent:
             raise _OutOfTime
         ending = end_of_game(state, self.rules)
         if ending is not None:
-            return terminal_value(ending.winner, state.ply, self.species)
+            return cautious(terminal_value(ending.winner, state.ply, self.species), self.risk)
         if depth <= 0:
             return self.leaf_value(state)
         entry = self.table.get(state)
@@ -415,7 +436,8 @@ def make(
     **options: object,
 ) -> ExpectiminimaxAgent:
     """An expectiminimax bot; ``options``: max_outcomes, coverage, width, star1, rules,
-    min_width, squash, contempt (see :class:`ExpectiminimaxAgent`); unknown options are ignored."""
+    min_width, squash, contempt, risk (see :class:`ExpectiminimaxAgent`); unknown options are
+    ignored."""
     known = {
         "max_outcomes",
         "coverage",
@@ -425,6 +447,7 @@ def make(
         "squash",
         "contempt",
         "min_width",
+        "risk",
     }
     return ExpectiminimaxAgent(
         time_budget,

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from agents.arena import Termination, play_game
 from agents.candidates import candidate_plies
-from agents.evaluation import LOSS, evaluate
-from agents.expectiminimax import ExpectiminimaxAgent, make, terminal_value
+from agents.evaluation import LOSS, WIN, evaluate
+from agents.expectiminimax import ExpectiminimaxAgent, cautious, make, terminal_value
 from agents.random_bot import RandomAgent
 from engine import (
     GameState,
@@ -147,9 +147,10 @@ def test_a_chance_node_is_the_exact_expectation_at_depth_one() -> None:
     outcomes = ply_outcomes(BATTLE, ply)
     assert len(outcomes) > 2  # a real chance node
     expected = sum(p * evaluate(s, VAMPIRES) for p, s in outcomes)
-    agent = ExpectiminimaxAgent(max_outcomes=EXACT, squash=False)
+    agent = ExpectiminimaxAgent(max_outcomes=EXACT, squash=False, risk=0.0)
     assert agent.ply_value(BATTLE, ply, 1) == pytest.approx(expected, rel=1e-9)
-    # With the default squashed scale, the same expectation of the leaf values.
+    # With the default squashed scale and cautious utility, the expectation of the leaf
+    # values (which hold both).
     agent = ExpectiminimaxAgent(max_outcomes=EXACT)
     agent.species = VAMPIRES
     expected = sum(p * agent.leaf_value(s) for p, s in outcomes)
@@ -211,7 +212,7 @@ def reference_value(agent: ExpectiminimaxAgent, state: GameState, depth: int) ->
     """Plain expectiminimax over the same plies and outcomes: no pruning, no table."""
     ending = end_of_game(state, agent.rules)
     if ending is not None:
-        return terminal_value(ending.winner, state.ply, agent.species)
+        return cautious(terminal_value(ending.winner, state.ply, agent.species), agent.risk)
     if depth == 0:
         return agent.leaf_value(state)
     values = [
@@ -267,3 +268,24 @@ def test_star1_visits_fewer_nodes() -> None:
     pruned.analyse(state, 4)
     plain.analyse(state, 4)
     assert pruned.last_stats.nodes < plain.last_stats.nodes
+
+
+def test_the_cautious_utility_keeps_its_ends_and_order_and_dislikes_coin_flips() -> None:
+    values = [LOSS, -5e5, -1.0, 0.0, 1.0, 5e5, WIN]
+    utilities = [cautious(v, 2.0) for v in values]
+    assert utilities[0] == pytest.approx(LOSS) and utilities[-1] == pytest.approx(WIN)
+    assert utilities == sorted(utilities) and len(set(utilities)) == len(values)
+    coin_flip = 0.5 * cautious(LOSS, 2.0) + 0.5 * cautious(WIN, 2.0)
+    assert coin_flip < cautious(0.0, 2.0)
+    assert [cautious(v, 0.0) for v in values] == values
+
+
+def test_a_cautious_bot_turns_down_a_three_in_four_battle_for_the_whole_game() -> None:
+    # 5 against 4: the attack wins the game 75 % of the time and loses it otherwise. Plain
+    # expectation takes it (worth half a win); the cautious utility prefers the quiet lead.
+    state = GameState.from_cells(5, 6, {(2, 2): (VAMPIRES, 5), (3, 2): (WEREWOLVES, 4)})
+    attack = (Move(2, 2, 5, 3, 2),)
+    _, bold = ExpectiminimaxAgent(risk=0.0).analyse(state, 1)
+    _, careful = ExpectiminimaxAgent().analyse(state, 1)
+    assert bold == attack
+    assert careful != attack

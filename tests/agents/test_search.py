@@ -87,10 +87,11 @@ def test_does_not_offer_the_enemy_a_coin_flip_for_the_whole_game() -> None:
 
 def test_without_risk_aversion_a_coin_flip_is_worth_a_draw() -> None:
     state = board(5, 6, v=(2, 2, 4), w=(3, 2, 4))
-    attack = ply_children(state, (Move(2, 2, 4, 3, 2),))
     plain, averse = AlphaBetaAgent(depth=2, risk=0.0), AlphaBetaAgent(depth=2)
     for agent in (plain, averse):
         agent.species, agent._stop = V, time.monotonic() + 60
+    attack = plain._keyed(state, plain.zobrist.key(state), (Move(2, 2, 4, 3, 2),))
+    assert len(attack) == 2
     inf = float("inf")
     assert plain._ply_value(attack, 1, -inf, inf) == pytest.approx(0.0, abs=1e-6 * WIN)
     assert averse._ply_value(attack, 1, -inf, inf) < -0.2 * WIN

@@ -74,11 +74,27 @@ class Result:
     reason: str
 
 
+def playable(game_map: GameMap) -> bool:
+    """Whether the starting groups can convert at least one house.
+
+    The generator draws the starts (2–19) and the houses (1–19) independently; when every
+    house outnumbers the starts, no conversion is possible without a losing gamble and
+    careful bots draw at the ply limit whatever their strength.
+    """
+    start = game_map.vampires[2]
+    return any(count <= start for _, _, count in game_map.humans)
+
+
 def game_map(name: str, seed: int) -> GameMap:
-    """The map ``name`` from maps/, or a generated one for ``gen`` (seeded)."""
+    """The map ``name`` from maps/, or for ``gen`` the first :func:`playable` generated map
+    from seeds ``seed``, ``seed + 1_000_000_007``, … (so the same every run)."""
     if name == "gen":
         width, height, homes = GENERATED_SIZES[seed % len(GENERATED_SIZES)]
-        return generate_map(width, height, homes, seed)
+        while True:
+            generated = generate_map(width, height, homes, seed)
+            if playable(generated):
+                return generated
+            seed += 1_000_000_007
     path = MAPS_DIR / (name if name.endswith(".xml") else f"{name}.xml")
     return load_map(path)
 

@@ -126,8 +126,8 @@ def candidates(state: GameState, x: int, y: int, count: int) -> list[Ply]:
         if all(step != s for s, _ in steps):
             steps.append((step, h))
         if len(steps) == 2:
-            (first, _), (second, h2) = steps
-            if h + h2 <= count:
+            (first, h1), (second, h2) = steps
+            if h1 + h2 <= count:
                 plies.append(
                     (Move(x, y, count - h2, *first), Move(x, y, h2, *second)),
                 )

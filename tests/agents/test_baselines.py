@@ -142,3 +142,26 @@ def test_greedy_thinks_well_under_a_tenth_of_a_second_on_a_30_by_30_map() -> Non
         times.append(time.perf_counter() - start)
     assert statistics.median(times) < 0.1
     assert max(times) < 0.5  # a busy machine may slow one reply; the cut-off is 0.08 s of work
+
+
+def test_greedy_splits_only_toward_two_houses_it_can_convert_both_of() -> None:
+    from agents.greedy import candidates
+    from engine import GameState
+    from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
+
+    def splits(near: int, far: int) -> list:
+        state = GameState.from_cells(
+            5,
+            7,
+            {
+                (3, 2): (VAMPIRES, 5),
+                (2, 2): (HUMANS, near),
+                (5, 2): (HUMANS, far),
+                (6, 4): (WEREWOLVES, 1),
+            },
+        )
+        return [ply for ply in candidates(state, 3, 2, 5) if len(ply) == 2]
+
+    (split,) = splits(3, 2)
+    assert sorted((m.target, m.count) for m in split) == [((2, 2), 3), ((4, 2), 2)]
+    assert splits(4, 2) == []  # 4 + 2 > 5: one part could not convert its house

@@ -34,7 +34,7 @@ import trio
 from agents.base import Agent
 from engine import GameState, Kind, Move, Ply, find_violation
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
-from engine.movegen import random_ply
+from engine.movegen import group_moves, random_ply
 from server.protocol import (
     FROM_SERVER,
     Bye,
@@ -127,18 +127,10 @@ def fallback_ply(state: GameState, rng: random.Random) -> Ply:
     ply = random_ply(state, rng)
     if ply and find_violation(state, ply) is None:
         return ply
-    for move in _whole_group_moves(state):
+    for move in group_moves(state):
         if find_violation(state, (move,)) is None:
             return (move,)
     return ()
-
-
-def _whole_group_moves(state: GameState) -> Iterable[Move]:
-    for x, y, count in state.groups(state.to_move):
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                if (dx or dy) and 0 <= x + dx < state.cols and 0 <= y + dy < state.rows:
-                    yield Move(x, y, count, x + dx, y + dy)
 
 
 def _as_ply(value: object) -> Ply | None:
@@ -167,6 +159,9 @@ class _Thinker:
         """
         with trio.move_on_at(until if until is not None else float("inf")):
             await self.idle.wait()
+            # Past the limit already: give up here, before ``idle`` is replaced; once it
+            # is, the thread must start, or nothing would ever set it again.
+            await trio.lowlevel.checkpoint_if_cancelled()
             token = trio.lowlevel.current_trio_token()
             done = trio.Event()
             self.idle = done
@@ -252,7 +247,10 @@ class _Session:
         species = board.species = Kind(kind)
         state = board.state()
         log.info("new game: %s on %d × %d", species.name.lower(), board.rows, board.cols)
-        await self.thinker.run(lambda: self.agent.new_game(species, state), None)
+        try:
+            await self.thinker.run(lambda: self.agent.new_game(species, state), None)
+        except Exception as error:  # the bot's own code: report it and play on
+            log.warning("%s: new_game raised %r; playing on", self.agent.name, error)
 
     async def _reply(self, cells: tuple[CellBytes, ...], arrived: tuple[float, float]) -> None:
         board = self._board_for("UPD")

@@ -270,6 +270,23 @@ async def test_an_agent_that_fails_gets_a_legal_fallback_ply(answer: object) -> 
     assert outcome[0].fallbacks == 1
 
 
+class FaultyStart(Recorder):
+    def new_game(self, species: Kind, state: GameState) -> None:
+        raise RuntimeError("bug in new_game")
+
+
+async def test_an_agent_whose_new_game_fails_still_plays_the_game() -> None:
+    async with trio.open_nursery() as nursery:
+        server, outcome = await run_client(nursery, FaultyStart())
+        await server.receive()
+        state = await server.greet(THETRAP, VAMPIRES)
+        await server.send(Upd(()))
+        message = await server.receive()
+        assert find_violation(state, tuple(Move(*m) for m in message.moves)) is None
+        await server.send(End(), Bye())
+    assert outcome[0].fallbacks == 0
+
+
 async def test_no_mov_is_sent_when_the_bot_has_no_creature_left() -> None:
     async with trio.open_nursery() as nursery:
         server, outcome = await run_client(nursery, Recorder())

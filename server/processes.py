@@ -60,11 +60,9 @@ class BotProcess:
 
     @property
     def crashed(self) -> bool:
-        """It exited by itself with an error (not ended by us)."""
-        code = self.exit_code
-        if code is None or code == 0:
-            return False
-        return not (self.signalled and code in (-signal.SIGTERM, -signal.SIGKILL))
+        """It exited by itself with an error. A bot we had to end is not counted, whatever
+        code it then exits with (a JVM ends with 143 on SIGTERM, many programs with 1)."""
+        return not self.signalled and self.exit_code not in (None, 0)
 
     def stderr_tail(self, lines: int = 5) -> str:
         """The last lines the bot wrote to its standard error (for crash reports)."""

@@ -112,7 +112,8 @@ async def serve(
         table.pending += 1
         admitted = False
         try:
-            async with connected(stream, peer, on_frame=recorder) as player:
+            on_frame = recorder if transcript_dir is not None else None
+            async with connected(stream, peer, on_frame=on_frame) as player:
                 why = await admit(player, settings.connect_time)
                 table.pending -= 1
                 admitted = True
@@ -123,7 +124,9 @@ async def serve(
                     if table.full.is_set():
                         log.info("dropped %s: the table is full", peer)
                         return
-                    species = Kind.VAMPIRES if not table.seated else Kind.WEREWOLVES
+                    # The seat nobody holds: the vampires' when a seated vampire left.
+                    held = {seated.species for seated in table.seated}
+                    species = Kind.WEREWOLVES if Kind.VAMPIRES in held else Kind.VAMPIRES
                     player.species = species
                     try:
                         await greet(player, game_map, species)
@@ -136,7 +139,7 @@ async def serve(
                     if len(table.seated) == 2:
                         table.full.set()
                 if not await _until_full_or_gone(table.full, player):
-                    table.seated.remove(player)
+                    table.seated.remove(player)  # at once: no other task runs in between
                     reason = player.closed.reason if isinstance(player.closed, Closed) else (
                         str(player.closed.error) if player.closed is not None else "?")
                     log.info("unseated %s before the game: %s", peer, reason)
@@ -159,7 +162,7 @@ async def serve(
         task_status.started(listeners[0].socket.getsockname()[1])
         for number in range(1, games + 1):
             await table.full.wait()
-            vampires, werewolves = table.seated
+            vampires, werewolves = sorted(table.seated, key=lambda player: player.species)
             transcript = None
             if transcript_dir is not None:
                 names = (vampires.name, werewolves.name)

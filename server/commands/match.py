@@ -3,6 +3,7 @@
 import argparse
 import contextlib
 import json
+import shlex
 import sys
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -14,7 +15,13 @@ import trio
 from agents.registry import BOTS
 from engine import Kind
 from engine.mapfile import GameMap
-from server.commands.serve import add_settings_arguments, map_from, settings_from, tally
+from server.commands.serve import (
+    add_settings_arguments,
+    map_from,
+    os_error_in,
+    settings_from,
+    tally,
+)
 from server.processes import BotProcess, bot_command, start_bot, stop_bot
 from server.result import GameResult, PlayerRecord, Termination
 from server.settings import Settings
@@ -82,7 +89,7 @@ async def play_one(
 
             port = await nursery.start(run_server)
             for species, spec in zip((Kind.VAMPIRES, Kind.WEREWOLVES), specs, strict=True):
-                label = f"{species.name.lower()}-{spec.split()[0].rsplit('/', 1)[-1]}"
+                label = f"{species.name.lower()}-{shlex.split(spec)[0].rsplit('/', 1)[-1]}"
                 argv = bot_command(spec, "127.0.0.1", port, BUILTIN)
                 bots[species] = await start_bot(label, argv, log_dir)
                 if not await _seated(seated[species], bots[species], settings.connect_time):
@@ -137,6 +144,12 @@ def run(args: argparse.Namespace) -> int:
     if game_map is None:
         return 2
     settings = settings_from(args)
+    for spec in (args.bot1, args.bot2):
+        try:
+            bot_command(spec, "127.0.0.1", 0, BUILTIN)
+        except ValueError as error:  # empty, or shlex's "No closing quotation"
+            print(f"vvw match: bot command {spec!r}: {error}", file=sys.stderr)
+            return 2
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     run_dir = Path("runs") / f"match-{stamp}"
     results: list[GameResult] = []
@@ -151,19 +164,24 @@ def run(args: argparse.Namespace) -> int:
             results.append(result)
             print(f"game {number}: {_describe(result)}", flush=True)
 
+    code = 0
     try:
         trio.run(main)
     except KeyboardInterrupt:
         print("vvw match: interrupted", file=sys.stderr)
-    except OSError as error:
-        print(f"vvw match: {error}", file=sys.stderr)
+        code = 130
+    except (OSError, BaseExceptionGroup) as error:
+        failure = os_error_in(error)  # a bot that cannot start, a port in use
+        if failure is None:
+            raise
+        print(f"vvw match: {failure}", file=sys.stderr)
         return 2
     finally:
         if args.json is not None:
             payload = [attrs.asdict(r, value_serializer=_plain) for r in results]
             Path(args.json).write_text(json.dumps(payload, indent=1))
     print(tally(results))
-    return 0
+    return code
 
 
 def _plain(_instance: object, _field: object, value: object) -> object:

@@ -62,13 +62,13 @@ def tally(results: list[GameResult]) -> str:
     return f"{len(results)} games: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
 
 
-def _os_error(error: BaseException) -> OSError | None:
+def os_error_in(error: BaseException) -> OSError | None:
     """The OSError inside ``error`` (possibly wrapped in exception groups), if any."""
     if isinstance(error, OSError):
         return error
     if isinstance(error, BaseExceptionGroup):
         for inner in error.exceptions:
-            found = _os_error(inner)
+            found = os_error_in(inner)
             if found is not None:
                 return found
     return None
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         trio.run(main)
     except (OSError, ExceptionGroup) as error:
-        failure = _os_error(error)
+        failure = os_error_in(error)
         if failure is None:
             raise
         print(

@@ -123,19 +123,30 @@ def _illegal_text(error: IllegalPly) -> str:
     return f"{error} [move ({x},{y}) {count} -> ({tx},{ty})]"
 
 
+def _judge(event: object, player: Player, mover: Kind) -> Mov | None:
+    """The MOV an event from ``player`` (playing ``mover``) brings, ``None`` for an NME
+    (ignored during the game); raise _Over for garbage, a closed connection or any other
+    message."""
+    if isinstance(event, Garbled):
+        raise _Over(_other(mover), Termination.PROTOCOL_ERROR, f"{player.label}: {event.error}")
+    if isinstance(event, Closed):
+        raise _Over(_other(mover), Termination.DISCONNECT, f"{player.label}: {event.reason}")
+    assert isinstance(event, Received)
+    if isinstance(event.message, Mov):
+        return event.message
+    if isinstance(event.message, Nme):
+        log.info("%s: NME during the game ignored", player.label)
+        return None
+    raise _Over(_other(mover), Termination.PROTOCOL_ERROR,
+                f"{player.label}: sent {message_name(event.message)} during the game")
+
+
 def _check_stale(player: Player, mover: Kind) -> None:
     """Drop what the player sent out of turn (late moves, a stray NME); raise _Over if its
     connection broke or turned to garbage meanwhile."""
     for event in player.stale_events():
-        if isinstance(event, Garbled):
-            raise _Over(_other(mover), Termination.PROTOCOL_ERROR, f"{player.label}: {event.error}")
-        if isinstance(event, Closed):
-            raise _Over(_other(mover), Termination.DISCONNECT, f"{player.label}: {event.reason}")
-        if isinstance(event.message, Mov):
+        if _judge(event, player, mover) is not None:
             log.info("%s: late MOV discarded", player.label)
-        elif not isinstance(event.message, Nme):
-            raise _Over(_other(mover), Termination.PROTOCOL_ERROR,
-                        f"{player.label}: sent {message_name(event.message)} during the game")
 
 
 async def _goodbye(players: dict[Kind, Player], pause: float) -> None:
@@ -153,19 +164,9 @@ async def _await_move(
     with trio.move_on_at(sent + settings.move_time):
         while True:
             event = await player.next_event()
-            if isinstance(event, Received):
-                if isinstance(event.message, Mov):
-                    return [Move(*m) for m in event.message.moves], event.time
-                if isinstance(event.message, Nme):
-                    log.info("%s: NME during the game ignored", player.label)
-                    continue
-                raise _Over(_other(mover), Termination.PROTOCOL_ERROR,
-                            f"{player.label}: sent {message_name(event.message)} during the game")
-            if isinstance(event, Garbled):
-                raise _Over(_other(mover), Termination.PROTOCOL_ERROR,
-                            f"{player.label}: {event.error}")
-            assert isinstance(event, Closed)
-            raise _Over(_other(mover), Termination.DISCONNECT, f"{player.label}: {event.reason}")
+            move = _judge(event, player, mover)
+            if move is not None:
+                return [Move(*m) for m in move.moves], event.time
     return None
 
 

@@ -25,6 +25,7 @@
 import gc
 import logging
 import random
+import threading
 import time
 from typing import NamedTuple
 
@@ -123,6 +124,23 @@ def ply_children(
     return [(p, GameState.trusted(rows, cols, None, after, board)) for p, board in results]
 
 
+def discard(*tables: dict) -> None:
+    """Empty ``tables`` in a background thread, an entry at a time.
+
+    Full tables hold tens of millions of objects: freeing them in one ``clear()`` is one C
+    call that keeps the interpreter lock for seconds, past the reply's deadline. Popped one
+    entry at a time, the freeing yields the lock every few milliseconds, so the search
+    goes on (more slowly) and still stops on time.
+    """
+
+    def empty() -> None:
+        for table in tables:
+            while table:
+                table.popitem()
+
+    threading.Thread(target=empty, name="alphabeta-discard", daemon=True).start()
+
+
 class AlphaBetaAgent:
     """The ``alphabeta`` bot (see the module docstring)."""
 
@@ -187,8 +205,8 @@ class AlphaBetaAgent:
         self._nodes = 0
         self.species = state.to_move
         if len(self.table) > TABLE_LIMIT or len(self.children) > TABLE_LIMIT:
-            self.table.clear()
-            self.children.clear()
+            discard(self.table, self.children)
+            self.table, self.children = {}, {}
         plies = candidate_plies(state, ROOT_WIDTH)
         if not plies:
             raise ValueError("the side to move has no creatures: no ply to choose")

@@ -1,5 +1,6 @@
 """The alphabeta bot: legal plies on time, the right choice in small positions, wins games."""
 
+import threading
 import time
 
 import pytest
@@ -159,3 +160,21 @@ def test_beats_random(name: str) -> None:
         assert record.winner == V, record
         record = play_game(make_random(seed), make(time_budget=0.05), start, move_time=1, seed=seed)
         assert record.winner == W, record
+
+
+def test_full_tables_are_replaced_and_emptied_in_the_background(monkeypatch) -> None:
+    import agents.alphabeta as alphabeta
+
+    monkeypatch.setattr(alphabeta, "TABLE_LIMIT", 5)
+    state = load_map(MAPS / "thetrap.xml").initial_state()
+    agent = make(depth=2)
+    agent.new_game(state.to_move, state)
+    agent.choose_ply(state, time.monotonic() + 5)
+    old = agent.table
+    assert len(old) > 5
+    agent.choose_ply(state, time.monotonic() + 5)
+    assert agent.table is not old
+    for thread in threading.enumerate():
+        if thread.name == "alphabeta-discard":
+            thread.join(5)
+    assert not old

@@ -9,14 +9,14 @@ dropped after ``settings.connect_time``; a connection during a game is closed at
 import datetime
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import trio
 
 from engine import Kind
 from engine.mapfile import GameMap
-from server.player import Closed, Player, SendFailed
+from server.player import Closed, SendFailed
 from server.referee import ABORT_GOODBYE
 from server.result import GameResult
 from server.settings import Settings
@@ -55,20 +55,20 @@ class _Table:
         self.done = trio.Event()
 
 
-async def _until_full_or_gone(full: trio.Event, player: Player) -> bool:
-    """Wait for the table to fill; ``False`` if the player's connection ends first."""
-    if full.is_set():
+async def wait_unless(event: trio.Event, other: Callable[[], Awaitable[object]]) -> bool:
+    """Wait for ``event``, giving up if ``other()`` returns first; whether ``event`` is set."""
+    if event.is_set():
         return True
     async with trio.open_nursery() as nursery:
 
-        async def gone() -> None:
-            await player.reader_done.wait()
+        async def watch() -> None:
+            await other()
             nursery.cancel_scope.cancel()
 
-        nursery.start_soon(gone)
-        await full.wait()
+        nursery.start_soon(watch)
+        await event.wait()
         nursery.cancel_scope.cancel()
-    return full.is_set()
+    return event.is_set()
 
 
 async def serve(
@@ -138,7 +138,7 @@ async def serve(
                         on_seated(species, player.name)
                     if len(table.seated) == 2:
                         table.full.set()
-                if not await _until_full_or_gone(table.full, player):
+                if not await wait_unless(table.full, player.reader_done.wait):  # left first
                     table.seated.remove(player)  # at once: no other task runs in between
                     reason = player.closed.reason if isinstance(player.closed, Closed) else (
                         str(player.closed.error) if player.closed is not None else "?")

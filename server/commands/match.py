@@ -107,16 +107,10 @@ async def play_one(
 
 async def _seated(event: trio.Event, bot: BotProcess, timeout: float) -> bool:
     """Wait until the bot is seated; ``False`` if it exits or ``timeout`` passes first."""
+    from server.serving import wait_unless  # imported where serve is (see play_one)
+
     with trio.move_on_after(timeout):
-        async with trio.open_nursery() as nursery:
-
-            async def watch() -> None:
-                await bot.process.wait()
-                nursery.cancel_scope.cancel()
-
-            nursery.start_soon(watch)
-            await event.wait()
-            nursery.cancel_scope.cancel()
+        await wait_unless(event, bot.process.wait)
     return event.is_set()
 
 

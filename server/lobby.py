@@ -24,15 +24,26 @@ from server.updates import map_cells
 async def connected(
     stream: trio.abc.Stream, peer: str, on_frame: FrameHook | None = None
 ) -> AsyncIterator[Player]:
-    """A :class:`Player` whose reader runs for the life of the block; closed at the end."""
+    """A :class:`Player` whose reader runs for the life of the block; closed at the end.
+
+    The reader is shielded, so that when the block is cancelled (the server stops after
+    its last game) the close can still see the bot hang up instead of waiting out its
+    linger; it is cancelled once the connection is closed.
+    """
     player = Player(stream, peer, on_frame=on_frame)
+    reader = trio.CancelScope(shield=True)
+
+    async def read() -> None:
+        with reader:
+            await player.read_forever()
+
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(player.read_forever)
+        nursery.start_soon(read)
         try:
             yield player
         finally:
             await player.close()
-            nursery.cancel_scope.cancel()
+            reader.cancel()
 
 
 async def admit(player: Player, connect_time: float) -> str | None:

@@ -6,6 +6,7 @@ import trio.testing
 
 from engine import Kind
 from server.lobby import admit, connected, greet
+from server.player import Closed
 from server.protocol import FROM_SERVER, Decoder, Hme, Hum, Map, Set, encode
 from tests.server.test_referee import MAP
 
@@ -63,6 +64,27 @@ async def test_garbage_is_dropped_with_the_protocol_error():
     why, _, _ = await _admit(b"GET / HTTP/1.1\r\n")
     assert why.startswith("unknown command")
     assert "47 45 54" in why  # the bytes, in hex
+
+
+async def test_cancelled_connection_closes_as_soon_as_the_bot_hangs_up(autojump_clock):
+    # As when the server stops after its last game: the reader must still see the bot
+    # answer the half-close, or the close waits out its whole linger.
+    server, bot = trio.testing.memory_stream_pair()
+
+    async def bot_hangs_up_at_end_of_stream() -> None:
+        while await bot.receive_some():
+            pass
+        await bot.aclose()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(bot_hangs_up_at_end_of_stream)
+        with trio.CancelScope() as scope:
+            async with connected(server, "peer") as player:
+                scope.cancel()
+                await trio.sleep_forever()
+    assert isinstance(player.closed, Closed)
+    assert player.closed.reason == "the bot closed its connection"
+    assert trio.current_time() == 0  # no linger waited out
 
 
 async def test_no_nme_in_time_is_dropped(autojump_clock):

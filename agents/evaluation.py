@@ -15,7 +15,11 @@ A finished game (:func:`engine.end_of_game`) is worth :data:`WIN`, :data:`LOSS` 
   the side to move strikes first, so its threats at distance 1 count almost in full
   (``STRIKE_SHARE × enemy``), while a threat it cannot carry out now is worth little
   (``THREAT_SHARE × enemy / distance``): the prey runs. Once no humans are left, hunting
-  is all there is to do and that pull is ``HUNT_SHARE``.
+  is all there is to do and that pull is ``HUNT_SHARE``. Running only saves a group for a
+  while (on a grid of king moves a hunter always corners its prey) unless a friend can
+  merge with it, into a group the hunter cannot kill, before the hunter strikes; a prey
+  group no friend can reach in time counts ``DOOM_SHARE × DOOM_DISCOUNT^(distance−1)`` of
+  itself as lost. So split-off groups stay within reach of their friends.
 
 Everything is linear in creatures, so expectations of battles (see :mod:`agents.alphabeta`)
 and the heuristic terms share one unit.
@@ -40,6 +44,8 @@ SCALE_MIN = 4.0
 SCALE_SHARE = 0.3
 SCALE_CEILING = 0.95
 STRIKE_SHARE = 0.9
+DOOM_SHARE = 0.5
+DOOM_DISCOUNT = 0.9
 
 Group = tuple[int, int, int]
 """``(x, y, count)``."""
@@ -150,15 +156,38 @@ def _threat_term(
     hunters: list[Group], prey: list[Group], hunters_move: bool, pull: float
 ) -> float:
     """What ``hunters`` stand to gain by certain kills of ``prey`` groups (each counted once),
-    ``pull × prey / distance`` for a kill they cannot make now."""
+    ``pull × prey / distance`` for a kill they cannot make now, or more for a prey group
+    that no friend can reach in time (see :func:`_rescued`)."""
     score = 0.0
-    for px, py, p in prey:
+    for index, (px, py, p) in enumerate(prey):
         best = 0.0
         for x, y, n in hunters:
             if 2 * n >= 3 * p:
                 d = max(abs(x - px), abs(y - py))
-                share = STRIKE_SHARE if d == 1 and hunters_move else pull / d
+                if d == 1 and hunters_move:
+                    share = STRIKE_SHARE
+                else:
+                    share = pull / d
+                    if DOOM_SHARE and not _rescued(prey, index, n, d, hunters_move):
+                        share = max(share, DOOM_SHARE * DOOM_DISCOUNT ** (d - 1))
                 if share > best:
                     best = share
         score += best * p
     return score
+
+
+def _rescued(prey: list[Group], index: int, hunter: int, distance: int, hunters_move: bool) -> bool:
+    """Whether a friend of ``prey[index]`` can merge with it, into a group the hunter cannot
+    kill for certain, before the hunter (``distance`` away) strikes.
+
+    A hunter ``d`` away strikes on its ``d``-th ply; the prey's side has ``d − 1`` plies
+    before that if the hunter moves first, else ``d``. Two groups ``D`` apart merge in
+    ``⌈D / 2⌉`` plies (both walk).
+    """
+    px, py, p = prey[index]
+    plies = distance - 1 if hunters_move else distance
+    for other, (fx, fy, f) in enumerate(prey):
+        meet = (max(abs(fx - px), abs(fy - py)) + 1) // 2
+        if other != index and 2 * hunter < 3 * (p + f) and meet <= plies:
+            return True
+    return False

@@ -2,7 +2,14 @@
 
 import math
 
-from agents.evaluation import HUMAN_DISCOUNT, HUMAN_SHARE, evaluate
+from agents.evaluation import (
+    DOOM_DISCOUNT,
+    DOOM_SHARE,
+    HUMAN_DISCOUNT,
+    HUMAN_SHARE,
+    HUNT_SHARE,
+    evaluate,
+)
 from engine import GameState
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 
@@ -51,3 +58,24 @@ def test_a_tour_takes_the_house_worth_most_first_then_the_next_from_there():
     # the 5 (4 plies away) is worth more than the 2 (1 ply): then the 2, 3 plies back
     gain = evaluate(_state(cells), V) - evaluate(_state(without_small), V)
     assert math.isclose(gain, HUMAN_SHARE * 2 * HUMAN_DISCOUNT ** (4 + 3 - 1))
+
+
+def test_a_group_no_friend_can_reach_in_time_is_counted_as_prey():
+    # A werewolf 6 hunts a vampire 3 three cells away. With a vampire 2 four cells from it
+    # (they meet in 2 plies, before the strike; 5 ≥ 6/1.5) the 3 is safe; eight cells
+    # away the friend comes too late and the 3 counts as doomed.
+    def value(friend_x: int) -> float:
+        cells = {
+            (0, 2): (VAMPIRES, 3),
+            (3, 2): (WEREWOLVES, 6),
+            (friend_x, 0): (VAMPIRES, 2),
+            (0, 4): (WEREWOLVES, 1),
+        }
+        return evaluate(_state(cells, cols=12), V)
+
+    rescued, too_late = value(4), value(8)
+    # No humans are left, so a threat's pull is HUNT_SHARE / distance.
+    doomed_three = DOOM_SHARE * DOOM_DISCOUNT**2 * 3 - HUNT_SHARE * 3 / 3
+    nearer_two = HUNT_SHARE * 2 / 2 - HUNT_SHARE * 2 / 5  # the friend itself, nearer
+    assert math.isclose(rescued - too_late, doomed_three - nearer_two)
+    assert rescued > too_late

@@ -8,15 +8,13 @@ import trio
 from engine import Kind
 from engine.mapfile import GameMap
 from server.player import (
-    SEND_TIMEOUT,
     Closed,
     FrameHook,
     Garbled,
     Player,
     Received,
-    SendFailed,
 )
-from server.protocol import Hme, Hum, Map, Nme, Set, encode, message_name
+from server.protocol import Hme, Hum, Map, Nme, Set, message_name
 from server.updates import map_cells
 
 
@@ -70,15 +68,5 @@ async def greet(player: Player, game_map: GameMap, species: Kind) -> None:
         Hum(tuple((hx, hy) for hx, hy, _ in game_map.humans)),
         Hme(x, y),
     )
-    data = b"".join(encode(message) for message in first)
-    for message in first:
-        if player.on_frame is not None:
-            player.on_frame(player, "out", message, encode(message))
-    try:
-        with trio.fail_after(SEND_TIMEOUT):
-            await player.stream.send_all(data)
-    except trio.TooSlowError:
-        raise SendFailed("the bot does not read its socket") from None
-    except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
-        raise SendFailed(f"connection lost ({error or type(error).__name__})") from None
+    await player.send_together(first)
     await player.send(Map(map_cells(game_map.initial_state())))

@@ -124,9 +124,15 @@ class Player:
 
     async def send(self, message: Message) -> None:
         """Send one message in a single write; :class:`SendFailed` if it cannot go."""
-        data = encode(message)
+        await self.send_together((message,))
+
+    async def send_together(self, messages: tuple[Message, ...]) -> None:
+        """Send ``messages`` in a single write (as the course server sends SET+HUM+HME)."""
+        frames = [encode(message) for message in messages]
         if self.on_frame is not None:
-            self.on_frame(self, "out", message, data)
+            for message, frame in zip(messages, frames, strict=True):
+                self.on_frame(self, "out", message, frame)
+        data = b"".join(frames)
         try:
             with trio.fail_after(SEND_TIMEOUT):
                 await self.stream.send_all(data)

@@ -13,7 +13,7 @@ import trio
 import trio.testing
 
 from agents.cli import extra_options
-from agents.client import Summary, play, play_on
+from agents.client import Summary, _Thinker, play, play_on
 from agents.random_bot import RandomAgent
 from engine import (
     VAMPIRES,
@@ -488,3 +488,27 @@ def test_our_server_plays_a_whole_game_between_greedy_and_random_processes(
     [game] = json.loads(results.read_text())
     assert game["termination"] in ("elimination", "ply limit")
     assert game["winner"] == "vampires"  # greedy
+
+
+async def test_a_deadline_passing_as_the_abandoned_computation_ends_leaves_the_thinker_usable(
+    mock_clock,
+):
+    # A computation abandoned at its deadline is still running (``idle`` unset). The next
+    # reply waits for it, and it ends at the very moment that reply's own deadline passes:
+    # that reply gives up, and the one after must still get the agent.
+    thinker = _Thinker(RandomAgent())
+    abandoned = trio.Event()
+    thinker.idle = abandoned
+    answers = []
+
+    async def reply(work, until):
+        answers.append(await thinker.run(work, until))
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(reply, lambda: "late", trio.current_time() + 1)
+        await trio.testing.wait_all_tasks_blocked()
+        abandoned.set()  # the old computation ends...
+        mock_clock.jump(2)  # ...as the deadline passes, with no checkpoint in between
+    assert answers == [(False, None)]
+    assert thinker.idle.is_set()  # nothing runs, so nothing would ever set it again
+    assert await thinker.run(lambda: "next", trio.current_time() + 10) == (True, "next")

@@ -17,6 +17,10 @@ Plies combine the groups' options: every group's best option together, then vari
 change one group's option, then single-group plies; conflicting moves (a target that is
 another move's source, more than 255 arriving on a cell) make that group stay. Every ply is
 legal by construction, which the tests check against :func:`engine.find_violation`.
+
+The certain-win thresholds (``count ≥ humans``, ``2·count ≥ 3·enemies``) are those of
+:func:`engine.battle.is_certain_win`, written out inline because this is the search's hot
+path; tests/agents/test_candidates.py checks the options against the engine.
 """
 
 from engine import GameState, Move, Ply

@@ -4,11 +4,12 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from agents.candidates import candidate_plies
+from agents.candidates import _arrival_value, candidate_plies
 from engine import GameState, apply_ply, end_of_game, find_violation
+from engine.battle import is_certain_win
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap, load_map
 from engine.mapgen import generate_map
@@ -89,3 +90,19 @@ def test_the_first_candidate_converts_an_adjacent_house() -> None:
         4, 4, {(0, 0): (VAMPIRES, 3), (1, 1): (HUMANS, 3), (3, 3): (WEREWOLVES, 2)}
     )
     assert candidate_plies(state)[0] == ((0, 0, 3, 1, 1),)
+
+
+@given(
+    st.integers(1, 255),
+    st.integers(1, 255),
+    st.sampled_from([HUMANS, WEREWOLVES]),
+)
+@example(254, 170, WEREWOLVES)  # 2·254 < 3·170 by 2: a battle, though a very likely win
+@example(255, 170, WEREWOLVES)
+@example(99, 100, HUMANS)
+def test_an_arrival_is_scored_certain_exactly_when_the_engine_says_so(n, held, kind):
+    # candidates.py writes the certain-win thresholds inline (hot path); they must be the
+    # engine's, at their edges too. A certain take scores 100 + held, a battle less.
+    grid = {1: (int(kind), held)}
+    certain = _arrival_value(n, 1, grid, int(VAMPIRES)) == 100.0 + held
+    assert certain == is_certain_win(n, held, kind)

@@ -40,8 +40,10 @@ async def connected(
         try:
             yield player
         finally:
-            await player.close()
-            reader.cancel()
+            try:
+                await player.close()
+            finally:
+                reader.cancel()  # whatever close did: a shielded reader left running hangs
 
 
 async def admit(player: Player, connect_time: float) -> str | None:

@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 
 TERMINATE_GRACE = 0.5
 """Seconds a bot has to exit after SIGTERM before it is killed."""
+HANG_UP_GRACE = 1.0
+"""Seconds a bot that hung up mid-game has to exit by itself, so its exit code is its own."""
 
 
 def bot_command(spec: str, host: str, port: int, builtin: frozenset[str]) -> list[str]:
@@ -96,6 +98,16 @@ async def start_bot(label: str, argv: list[str], log_dir: Path) -> BotProcess:
 def _signal_group(process: trio.Process, signum: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signum)
+
+
+async def await_exit(bot: BotProcess, grace: float = HANG_UP_GRACE) -> None:
+    """Wait up to ``grace`` for the bot to exit by itself (shielded from cancellation).
+
+    A bot that crashed closes its socket a moment before its process is gone; ending it
+    in that moment would hide its exit code (and its crash) behind our own signal.
+    """
+    with trio.CancelScope(shield=True), trio.move_on_after(grace):
+        await bot.process.wait()
 
 
 async def stop_bot(bot: BotProcess, grace: float = TERMINATE_GRACE) -> None:

@@ -22,7 +22,7 @@ from server.commands.serve import (
     settings_from,
     tally,
 )
-from server.processes import BotProcess, bot_command, start_bot, stop_bot
+from server.processes import BotProcess, await_exit, bot_command, start_bot, stop_bot
 from server.result import GameResult, PlayerRecord, Termination
 from server.settings import Settings
 
@@ -30,9 +30,13 @@ BUILTIN = frozenset(BOTS)
 """Bot names ``vvw match`` runs as ``vvw agent NAME`` (the registry imports bots lazily)."""
 
 
+HUNG_UP = (Termination.DISCONNECT, Termination.STALL)
+"""Endings where the loser's process may have crashed (see :func:`_crashed`)."""
+
+
 def _crashed(result: GameResult, bots: dict[Kind, BotProcess]) -> GameResult:
     """A DISCONNECT/STALL of a bot whose process exited non-zero becomes a CRASH."""
-    if result.termination not in (Termination.DISCONNECT, Termination.STALL):
+    if result.termination not in HUNG_UP:
         return result
     for species, bot in bots.items():
         if species != result.winner and bot.crashed:
@@ -97,6 +101,11 @@ async def play_one(
                     result = _stall(species, label, settings, game_map.name)
                     break
     finally:
+        ended = result if result is not None else (results[0] if results else None)
+        if ended is not None and ended.termination in HUNG_UP:
+            for species, bot in bots.items():
+                if species != ended.winner:
+                    await await_exit(bot)
         for bot in bots.values():
             await stop_bot(bot)
     result = _crashed(result if result is not None else results[0], bots)

@@ -53,11 +53,14 @@ def main() -> int:
                 if isinstance(message, Map):
                     me = cells[home][0]
             if mode == "stall":
-                with open(sys.argv[4], "a") as file:
-                    if isinstance(message, Upd) and not file.tell():
-                        file.write(f"{os.getpid()}\n")
-                    elif file.tell():
+                record = Path(sys.argv[4])
+                if record.exists():
+                    with record.open("a") as file:
                         file.write(f"{type(message).__name__}\n")
+                elif isinstance(message, Upd):  # appears at once with the pid in it
+                    partial = record.with_suffix(".partial")
+                    partial.write_text(f"{os.getpid()}\n")
+                    partial.replace(record)
                 continue
             if isinstance(message, Upd):
                 if mode == "crash":

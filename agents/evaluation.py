@@ -168,7 +168,7 @@ def _threat_term(
                     share = STRIKE_SHARE
                 else:
                     share = pull / d
-                    if DOOM_SHARE and not _rescued(prey, index, n, d, hunters_move):
+                    if not _rescued(prey, index, n, d, hunters_move):
                         share = max(share, DOOM_SHARE * DOOM_DISCOUNT ** (d - 1))
                 if share > best:
                     best = share

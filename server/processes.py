@@ -120,8 +120,7 @@ async def stop_bot(bot: BotProcess, grace: float = TERMINATE_GRACE) -> None:
         if process.returncode is None:
             bot.signalled = True
             _signal_group(process, signal.SIGTERM)
-            with trio.move_on_after(grace):
-                await process.wait()
+            await await_exit(bot, grace)
         # Children of a bot may outlive it even when it exited by itself.
         _signal_group(process, signal.SIGKILL)
         if process.returncode is None:

@@ -108,7 +108,8 @@ async def play_one(
                     await await_exit(bot)
         for bot in bots.values():
             await stop_bot(bot)
-    result = _crashed(result if result is not None else results[0], bots)
+    assert ended is not None  # no exception: a stall was found or the server gave a result
+    result = _crashed(ended, bots)
     if not result.termination.is_abnormal:
         _remove_logs(bots.values(), log_dir)
     return result

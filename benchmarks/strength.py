@@ -7,8 +7,8 @@
 Each pairing plays ``--games`` games: sides swap every other game (a pair of games shares
 its map), maps cycle through ``--maps`` (names in ``maps/``; ``gen`` is a fresh centrally
 symmetric generated map per game pair). A win scores 1, a draw ½. A line per finished game,
-then the table with a 95 % interval (Wilson) and the exact command; Ctrl-C stops early and
-still prints the table of the games played.
+then the points per map and side, then the table with a 95 % interval (Wilson) and the
+exact command; Ctrl-C stops early and still prints the tables of the games played.
 """
 
 import argparse
@@ -188,6 +188,43 @@ def table_rows(pairs: list[tuple[str, str]], results: Iterable[Result]) -> list[
     return rows
 
 
+def map_rows(pairs: list[tuple[str, str]], results: Iterable[Result]) -> list[dict[str, Any]]:
+    """One row per pairing and map: the first bot's points there, in all and per side."""
+    results = list(results)
+    rows = []
+    for first, second in pairs:
+        mine = [r for r in results if (r.first, r.second) == (first, second)]
+        for map_name in dict.fromkeys(r.map_name for r in sorted(mine, key=lambda r: r.index)):
+            here = [r for r in mine if r.map_name == map_name]
+            row: dict[str, Any] = {
+                "pairing": f"{first}:{second}",
+                "map": map_name,
+                "games": len(here),
+                "points": sum(r.score for r in here),
+            }
+            for side in ("vampires", "werewolves"):
+                played = [r for r in here if r.first_species == side]
+                row[f"{side}_games"] = len(played)
+                row[f"{side}_points"] = sum(r.score for r in played)
+            rows.append(row)
+    return rows
+
+
+def format_maps(rows: list[dict[str, Any]]) -> str:
+    """The per-map rows as a table: points out of games, in all and as each side."""
+    lines = [
+        f"{'per map':<26} {'map':<14} {'points':>12} {'as vampires':>12} {'as werewolves':>14}"
+    ]
+    for row in rows:
+        lines.append(
+            f"{row['pairing']:<26} {row['map']:<14} "
+            f"{row['points']:>6g}/{row['games']:<5} "
+            f"{row['vampires_points']:>6g}/{row['vampires_games']:<5} "
+            f"{row['werewolves_points']:>8g}/{row['werewolves_games']:<5}"
+        )
+    return "\n".join(lines)
+
+
 def format_table(rows: list[dict[str, Any]], command: str) -> str:
     lines = [
         f"{'pairing':<26} {'games':>5} {'W-D-L':>11} {'score':>7} {'95% interval':>15} "
@@ -238,12 +275,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.strength", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--pairs", type=parse_pairs, default=parse_pairs(DEFAULT_PAIRS))
+    parser.add_argument(
+        "--pairs",
+        type=parse_pairs,
+        default=parse_pairs(DEFAULT_PAIRS),
+        help=f"comma-separated FIRST:SECOND bot names, scored for FIRST (default {DEFAULT_PAIRS})",
+    )
     parser.add_argument("--games", type=int, default=100, help="games per pairing")
     parser.add_argument("--move-time", type=float, default=0.2, help="seconds per move")
     parser.add_argument("--maps", default=DEFAULT_MAPS, help="comma-separated; gen = generated")
     parser.add_argument("--jobs", type=int, default=2, help="games played in parallel")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--seed", type=int, default=1, help="the same seed gives the same maps and dice"
+    )
     parser.add_argument("--json", type=Path, help="also write the results to this file")
     args = parser.parse_args(argv)
     arguments = sys.argv[1:] if argv is None else argv
@@ -282,6 +326,8 @@ def main(argv: list[str] | None = None) -> int:
             pool.terminate()
             pool.join()
     rows = table_rows(pairs, results)
+    per_map = map_rows(pairs, results)
+    print(format_maps(per_map))
     print(format_table(rows, command))
     if args.json:
         payload = {
@@ -294,6 +340,7 @@ def main(argv: list[str] | None = None) -> int:
                 "jobs": args.jobs,
             },
             "table": rows,
+            "maps": per_map,
             "games": [attrs.asdict(r) for r in results],
         }
         args.json.write_text(json.dumps(payload, indent=2) + "\n")

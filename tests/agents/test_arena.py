@@ -168,6 +168,19 @@ def test_strength_swaps_sides_cycles_maps_and_keeps_every_game(tmp_path: Path, c
     assert row["wins"] + row["draws"] + row["losses"] == 6
     assert row["score"] == pytest.approx(sum(g["score"] for g in games) / 6)
     assert 0 <= row["low"] <= row["score"] <= row["high"] <= 1
+    by_map = {entry["map"]: entry for entry in payload["maps"]}
+    assert list(by_map) == ["thetrap", "gen"]
+    for name, played in (("thetrap", 4), ("gen", 2)):
+        entry = by_map[name]
+        here = [g for g in games if g["map_name"] == name]
+        assert entry["games"] == played
+        assert entry["vampires_games"] == entry["werewolves_games"] == played // 2
+        assert entry["points"] == sum(g["score"] for g in here)
+        assert entry["vampires_points"] == sum(
+            g["score"] for g in here if g["first_species"] == "vampires"
+        )
+        assert entry["points"] == entry["vampires_points"] + entry["werewolves_points"]
+    assert "per map" in printed and "as werewolves" in printed
 
 
 def test_the_wilson_interval_narrows_with_more_games() -> None:

@@ -160,12 +160,17 @@ def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - spread), min(1.0, centre + spread))
 
 
+def of_pairing(results: list[Result], first: str, second: str) -> list[Result]:
+    """The games of the pairing ``first:second``."""
+    return [r for r in results if (r.first, r.second) == (first, second)]
+
+
 def table_rows(pairs: list[tuple[str, str]], results: Iterable[Result]) -> list[dict[str, Any]]:
     """One summary row per pairing."""
     results = list(results)
     rows = []
     for first, second in pairs:
-        mine = [r for r in results if (r.first, r.second) == (first, second)]
+        mine = of_pairing(results, first, second)
         n = len(mine)
         score = sum(r.score for r in mine) / n if n else 0.0
         low, high = wilson(score, n)
@@ -193,7 +198,7 @@ def map_rows(pairs: list[tuple[str, str]], results: Iterable[Result]) -> list[di
     results = list(results)
     rows = []
     for first, second in pairs:
-        mine = [r for r in results if (r.first, r.second) == (first, second)]
+        mine = of_pairing(results, first, second)
         for map_name in dict.fromkeys(r.map_name for r in sorted(mine, key=lambda r: r.index)):
             here = [r for r in mine if r.map_name == map_name]
             row: dict[str, Any] = {

@@ -11,7 +11,7 @@ from agents.random_bot import RandomAgent
 from engine import GameState, Kind, Move, Ply, Rules
 from engine.ending import totals, winner_by_count
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
-from engine.mapfile import load_map
+from engine.mapfile import GameMap, load_map
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 
@@ -191,3 +191,39 @@ def test_the_wilson_interval_narrows_with_more_games() -> None:
     low_few, high_few = wilson(0.5, 10)
     low_many, high_many = wilson(0.5, 1000)
     assert low_few < low_many < 0.5 < high_many < high_few
+
+
+def mirrored_map(start: int, houses: list[int]) -> GameMap:
+    """A 10 × 10 map with a start of ``start`` and a mirrored pair of each of ``houses``."""
+    humans = []
+    for i, count in enumerate(houses):
+        humans += [(i, 0, count), (9 - i, 9, count)]
+    return GameMap(
+        rows=10, cols=10, humans=tuple(humans), vampires=(5, 5, start), werewolves=(4, 4, start)
+    )
+
+
+@pytest.mark.parametrize(
+    ("start", "houses", "expected"),
+    [
+        (3, [3, 6], True),
+        (2, [1, 3, 6], True),
+        (2, [1, 4], False),
+        (2, [3], False),
+        (7, [2, 14, 16], False),
+        (5, [], True),
+    ],
+)
+def test_generated_maps_are_kept_only_if_a_start_can_grow_to_convert_its_half(
+    start: int, houses: list[int], expected: bool
+) -> None:
+    from benchmarks.strength import playable
+
+    assert playable(mirrored_map(start, houses)) is expected
+
+
+def test_the_benchmark_never_plays_a_generated_map_where_conversions_stall() -> None:
+    from benchmarks.strength import game_map, playable
+
+    for seed in range(30):
+        assert playable(game_map("gen", seed))

@@ -6,9 +6,10 @@
 
 Each pairing plays ``--games`` games: sides swap every other game (a pair of games shares
 its map), maps cycle through ``--maps`` (names in ``maps/``; ``gen`` is a fresh centrally
-symmetric generated map per game pair). A win scores 1, a draw ½. A line per finished game,
-then the points per map and side, then the table with a 95 % interval (Wilson) and the
-exact command; Ctrl-C stops early and still prints the tables of the games played.
+symmetric generated map per game pair, skipping those whose conversions stall). A win
+scores 1, a draw ½. A line per finished game, then the points per map and side, then the
+table with a 95 % interval (Wilson) and the exact command; Ctrl-C stops early and still
+prints the tables of the games played.
 """
 
 import argparse
@@ -296,7 +297,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--games", type=int, default=100, help="games per pairing")
     parser.add_argument("--move-time", type=float, default=0.2, help="seconds per move")
-    parser.add_argument("--maps", default=DEFAULT_MAPS, help="comma-separated; gen = generated")
+    parser.add_argument(
+        "--maps",
+        default=DEFAULT_MAPS,
+        help="comma-separated names in maps/; gen = a generated map where conversions never stall",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="games played in parallel")
     parser.add_argument(
         "--seed", type=int, default=1, help="the same seed gives the same maps and dice"

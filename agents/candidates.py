@@ -5,7 +5,9 @@ one or two moves with a rough score:
 
 * take an adjacent cell: convert humans (``count ≥ humans``), kill enemies (``2·count ≥
   3·enemies``), or fight a random battle there (scored by the expected gain, so a bad
-  battle sorts last and the search judges it);
+  battle sorts last and the search judges it). A group next to an enemy that kills it for
+  certain is the exception: attacking it is its one chance, ranked with running, so the
+  search always weighs the gamble a hunt offers its prey;
 * one step toward each human house it can convert, nearest first;
 * one step toward an enemy group it can kill, one step away from an enemy group that can
   kill it (running);
@@ -36,6 +38,8 @@ SPLIT_TARGETS = 3
 OPTIONS_PER_GROUP = 6
 WIDE_OPTIONS = 12
 FEW_GROUPS = 2
+RUN_VALUE = 5.0
+"""Per creature, the rough score of running from an adjacent killer, or attacking it."""
 
 _FAR = 1 << 20
 
@@ -122,9 +126,13 @@ def _group_options(
 
     adjacent = set(table)
     for cell in table:
-        kind, _ = grid.get(cell, (0, 0))
+        kind, held = grid.get(cell, (0, 0))
         if kind and kind != own:
-            whole(cell, 0.0)
+            # Next to an enemy that kills it for certain, a group's attack on it is its one
+            # chance (running only delays the hunt), and it is what many bots play: it ranks
+            # with running, so the search always weighs it, for either side.
+            doomed = kind != HUMANS and 2 * held >= 3 * n
+            whole(cell, RUN_VALUE * n if doomed else 0.0)
 
     reachable = sorted(
         (_chebyshev(pos, h, cols), -c, h, c) for h, c in humans if c <= n and h not in adjacent
@@ -149,7 +157,10 @@ def _group_options(
         elif not dangers:
             whole(_step_toward(pos, e, n, cols, table, grid), -1.0)
     if dangers:
-        whole(_step_away(pos, dangers, cols, table), 5.0 * n / _chebyshev(pos, dangers[0], cols))
+        whole(
+            _step_away(pos, dangers, cols, table),
+            RUN_VALUE * n / _chebyshev(pos, dangers[0], cols),
+        )
 
     goals = sorted(
         [(d, -c, h, c) for d, _, h, c in reachable[:SPLIT_TARGETS]]
@@ -189,7 +200,7 @@ def _group_options(
         for cell in table:
             whole(cell, -2.0)
     options = sorted(((s, m) for m, s in found.items()), key=lambda o: -o[0])
-    stay_score = -5.0 * n if dangers and _chebyshev(pos, dangers[0], cols) == 1 else 0.0
+    stay_score = -RUN_VALUE * n if dangers and _chebyshev(pos, dangers[0], cols) == 1 else 0.0
     kept = WIDE_OPTIONS if few_groups else OPTIONS_PER_GROUP
     return [*options[:kept], (stay_score, ())]
 

@@ -97,6 +97,16 @@ def test_greedy_runs_from_an_enemy_that_would_eat_it() -> None:
     assert all(max(abs(x - 6), abs(y - 4)) >= 3 for x, y, _ in after.groups(VAMPIRES))
 
 
+@pytest.mark.parametrize(("prey", "hunter"), [(40, 60), (10, 60), (5, 100), (20, 31)])
+def test_greedy_attacks_an_adjacent_enemy_that_would_eat_it(prey: int, hunter: int) -> None:
+    # Staying next to it costs 0.9 × the group and one step away 0.1 ×, while attacking
+    # loses only q² · (hunter − prey) in expectation (q = prey / 2·hunter): under 0.1 × prey.
+    cells = {(8, 5): (WEREWOLVES, prey), (8, 6): (VAMPIRES, hunter), (2, 14): (WEREWOLVES, 10)}
+    state = GameState.from_cells(15, 20, cells, ply=1)
+    ply = GreedyAgent(0).choose_ply(state, time.monotonic() + 1.0)
+    assert (8, 5, prey, 8, 6) in [tuple(move) for move in ply]
+
+
 def test_greedy_splits_to_take_two_houses_at_once() -> None:
     cells = {(4, 4): (VAMPIRES, 8), (2, 4): (HUMANS, 3), (6, 4): (HUMANS, 3)}
     cells[(14, 14)] = (WEREWOLVES, 3)

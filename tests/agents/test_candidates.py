@@ -106,3 +106,29 @@ def test_an_arrival_is_scored_certain_exactly_when_the_engine_says_so(n, held, k
     grid = {1: (int(kind), held)}
     certain = _arrival_value(n, 1, grid, int(VAMPIRES)) == 100.0 + held
     assert certain == is_certain_win(n, held, kind)
+
+
+def prey_next_to_its_killer(cornered: bool, others: int) -> GameState:
+    """Werewolves to move: 40 next to 60 vampires (a certain kill), on the top edge or in the
+    open, with ``others`` more werewolf groups of 10 far away."""
+    y = 0 if cornered else 5
+    cells = {(8, y): (WEREWOLVES, 40), (8, y + 1): (VAMPIRES, 60)}
+    for i in range(others):
+        cells[(2 + 8 * i, 14)] = (WEREWOLVES, 10)
+    return GameState.from_cells(15, 20, cells, ply=1)  # odd plies are the werewolves'
+
+
+@pytest.mark.parametrize("others", [0, 1, 2])
+@pytest.mark.parametrize("cornered", [False, True])
+def test_a_group_next_to_its_killer_always_has_its_attack(cornered: bool, others: int) -> None:
+    # Running only delays a hunt, so attacking (1 in 3 to win here) is the 40's one chance,
+    # and greedy, for one, always takes it: the search must weigh it even at its narrowest.
+    from agents.alphabeta import WIDTH
+    from agents.expectiminimax import DEFAULT_MIN_WIDTH
+
+    state = prey_next_to_its_killer(cornered, others)
+    y = 0 if cornered else 5
+    attack = (8, y, 40, 8, y + 1)
+    for width in (WIDTH, DEFAULT_MIN_WIDTH):
+        plies = candidate_plies(state, width)
+        assert any(attack in [tuple(move) for move in ply] for ply in plies), width

@@ -129,7 +129,7 @@ def _group_options(
         kind, held = grid.get(cell, (0, 0))
         if kind and kind != own:
             # Next to an enemy that kills it for certain, a group's attack on it is its one
-            # chance (running only delays the hunt), and it is what many bots play: it ranks
+            # chance (running only delays the hunt), and greedy always plays it: it ranks
             # with running, so the search always weighs it, for either side.
             doomed = kind != HUMANS and 2 * held >= 3 * n
             whole(cell, RUN_VALUE * n if doomed else 0.0)

@@ -108,14 +108,15 @@ def test_an_arrival_is_scored_certain_exactly_when_the_engine_says_so(n, held, k
     assert certain == is_certain_win(n, held, kind)
 
 
-def prey_next_to_its_killer(cornered: bool, others: int) -> GameState:
+def prey_next_to_its_killer(cornered: bool, others: int) -> tuple[GameState, tuple]:
     """Werewolves to move: 40 next to 60 vampires (a certain kill), on the top edge or in the
-    open, with ``others`` more werewolf groups of 10 far away."""
+    open, with ``others`` more werewolf groups of 10 far away; and the 40's attack."""
     y = 0 if cornered else 5
     cells = {(8, y): (WEREWOLVES, 40), (8, y + 1): (VAMPIRES, 60)}
     for i in range(others):
         cells[(2 + 8 * i, 14)] = (WEREWOLVES, 10)
-    return GameState.from_cells(15, 20, cells, ply=1)  # odd plies are the werewolves'
+    state = GameState.from_cells(15, 20, cells, ply=1)  # odd plies are the werewolves'
+    return state, (8, y, 40, 8, y + 1)
 
 
 @pytest.mark.parametrize("others", [0, 1, 2])
@@ -126,9 +127,7 @@ def test_a_group_next_to_its_killer_always_has_its_attack(cornered: bool, others
     from agents.alphabeta import WIDTH
     from agents.expectiminimax import DEFAULT_MIN_WIDTH
 
-    state = prey_next_to_its_killer(cornered, others)
-    y = 0 if cornered else 5
-    attack = (8, y, 40, 8, y + 1)
+    state, attack = prey_next_to_its_killer(cornered, others)
     for width in (WIDTH, DEFAULT_MIN_WIDTH):
         plies = candidate_plies(state, width)
         assert any(attack in [tuple(move) for move in ply] for ply in plies), width

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from agents.alphabeta import AlphaBetaAgent, SearchStats, make, ply_children
+from agents.alphabeta import AlphaBetaAgent, SearchStats, make, ply_children, stop_time
 from agents.arena import play_game
 from agents.evaluation import LOSS, WIN, evaluate
 from agents.random_bot import make as make_random
@@ -32,6 +32,14 @@ def choose(state: GameState, depth: int = 4, seconds: float = 5.0) -> tuple:
     ply = agent.choose_ply(state, time.monotonic() + seconds)
     assert find_violation(state, ply) is None
     return ply
+
+
+def test_the_margin_before_the_deadline_grows_with_the_time_but_never_past_a_quarter() -> None:
+    assert stop_time(10.0, 12.0) == pytest.approx(11.9)  # 2 s: 5 %, 0.1 s
+    assert stop_time(10.0, 12.0, time_budget=1.8) == pytest.approx(11.71)  # budget first
+    assert stop_time(10.0, 10.2) == pytest.approx(10.15)  # 0.2 s: 50 ms
+    assert stop_time(10.0, 10.1) == pytest.approx(10.075)  # 0.1 s: a quarter
+    assert stop_time(10.0, 9.5) == 9.5  # already late: stop at once
 
 
 def test_converts_an_adjacent_convertible_house() -> None:

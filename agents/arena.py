@@ -4,12 +4,13 @@
 ply with the engine and applies it with a seeded ``random.Random``. A bot loses at once if
 it returns an illegal or empty ply, raises, or replies after its deadline (the arena
 forfeits on time, stricter than the course server, which skips the turn). Used by the
-tests and by :mod:`benchmarks.strength`.
+tests and by :mod:`benchmarks.strength` and :mod:`benchmarks.human_phase`.
 """
 
 import logging
 import random
 import time
+from collections.abc import Callable
 from enum import Enum
 
 import attrs
@@ -32,6 +33,8 @@ class Termination(Enum):
     ILLEGAL_PLY = "illegal ply"
     TIMEOUT = "timeout"
     CRASH = "crash"
+    STOPPED = "stopped"
+    """The caller's ``stop_when`` said so before the game ended: no winner."""
 
 
 @attrs.frozen
@@ -58,8 +61,14 @@ def play_game(
     move_time: float,
     rules: Rules = DEFAULT_RULES,
     seed: int = 0,
+    stop_when: Callable[[GameState], bool] | None = None,
 ) -> GameRecord:
-    """Play one game between ``vampires`` (moves first) and ``werewolves`` from ``start``."""
+    """Play one game between ``vampires`` (moves first) and ``werewolves`` from ``start``.
+
+    With ``stop_when``, the game stops (:attr:`Termination.STOPPED`, no winner) at the
+    first position, before either bot is asked, for which it is true and the game is not
+    over: to measure one phase of a game, say.
+    """
     state = start.initial_state() if isinstance(start, GameMap) else start
     rng = random.Random(seed)
     agents = {VAMPIRES: vampires, WEREWOLVES: werewolves}
@@ -82,6 +91,9 @@ def play_game(
                 else Termination.PLY_LIMIT
             )
             return GameRecord(ending.winner, termination, state.ply, v, w, slowest, "", state)
+        if stop_when is not None and stop_when(state):
+            v, w = totals(state)
+            return GameRecord(None, Termination.STOPPED, state.ply, v, w, slowest, "", state)
         species = state.to_move
         agent = agents[species]
         began = time.monotonic()

@@ -4,13 +4,16 @@ A finished game (:func:`engine.end_of_game`) is worth :data:`WIN`, :data:`LOSS` 
 :data:`DRAW`. Otherwise the value is, in creatures:
 
 * **material**: own creatures minus the enemy's (what decides the game at the ply limit);
-* **humans within reach**: each human house goes to the species whose nearest group able to
-  convert it (``count ≥ humans``) is strictly closer (Chebyshev distance; a tie goes to the
-  side to move), and to that group. Each group then plans a *tour* of its houses: up to
-  ``TOUR_LENGTH`` of them, each time the one worth most next from where it then is. A
-  house reached ``t`` plies from now is worth ``HUMAN_SHARE × humans × HUMAN_DISCOUNT^(t-1)``.
-  A tour only shortens when the group moves along it, so the bot commits to a route
-  instead of hovering between two houses;
+* **humans within reach**: every group of both sides plans a *tour* of up to
+  ``TOUR_LENGTH`` houses, each time heading for the house worth most from where it then is
+  (``humans × HUMAN_DISCOUNT^distance``, among those it can convert: ``count ≥ humans``),
+  and grows by what it converts. The tours *race*: the group arriving first (Chebyshev
+  distance, plus the tour so far; a tie goes to the side to move) takes the house, and a
+  group that arrives too late aims again from where it was. A house taken ``t`` plies from
+  now is worth ``HUMAN_SHARE × humans × HUMAN_DISCOUNT^(t-1)`` to the side that takes it.
+  So a small enemy group that grows on a near house and then reaches a bigger one first
+  counts as taking both, and a tour only shortens when the group moves along it, so the
+  bot commits to a route instead of hovering between two houses;
 * **threats**: a group at least 1.5 times an enemy group (a certain kill) threatens it;
   the side to move strikes first, so its threats at distance 1 count almost in full
   (``STRIKE_SHARE × enemy``), while a threat it cannot carry out now is worth little
@@ -100,56 +103,70 @@ def evaluate(state: GameState, species: Kind) -> float:
     return score
 
 
-def _nearest_converter(hx: int, hy: int, h: int, groups: list[Group]) -> tuple[int, int]:
-    """Distance from the house to the nearest group that can convert it, and that group's
-    index; ``(_FAR, -1)`` when none can."""
-    best, who = _FAR, -1
-    for index, (x, y, n) in enumerate(groups):
-        if n >= h:
-            d = max(abs(x - hx), abs(y - hy))
-            if d < best:
-                best, who = d, index
-    return best, who
-
-
 def _human_term(
     humans: list[Group], mine: list[Group], theirs: list[Group], my_move: bool
 ) -> float:
-    """What the houses each side reaches first are worth to it, ours + and theirs −."""
-    houses: dict[tuple[int, int], list[Group]] = {}
-    for hx, hy, h in humans:
-        dm, gm = _nearest_converter(hx, hy, h, mine)
-        de, ge = _nearest_converter(hx, hy, h, theirs)
-        if dm < de or (dm == de and my_move and dm < _FAR):
-            houses.setdefault((1, gm), []).append((hx, hy, h))
-        elif de < _FAR:
-            houses.setdefault((-1, ge), []).append((hx, hy, h))
+    """The houses each side's groups convert when both sides' tours race (see the module
+    docstring), ours + and theirs −."""
+    if not humans:
+        return 0.0
+    left = list(humans)
+    # The side to move's groups come first, so they win a race that ends in a tie.
+    movers, waiters = (mine, theirs) if my_move else (theirs, mine)
+    sign = 1.0 if my_move else -1.0
+    racers = [_Racer(x, y, n, sign) for x, y, n in movers]
+    racers += [_Racer(x, y, n, -sign) for x, y, n in waiters]
+    for racer in racers:
+        racer.aim(left)
     score = 0.0
-    for (side, index), owned in houses.items():
-        group = (mine if side == 1 else theirs)[index]
-        score += side * _tour_value(group, owned)
-    return score
+    while True:
+        first = min(racers, key=_arrival)  # the earliest in the list on a tie
+        if first.target is None:
+            return score
+        if first.target in left:
+            left.remove(first.target)
+            score += first.side * first.convert()
+        first.aim(left)
 
 
-def _tour_value(group: Group, houses: list[Group]) -> float:
-    """The worth of the best next houses ``group`` can convert one after another."""
-    x, y, n = group
-    elapsed, value = 0, 0.0
-    left = list(houses)
-    for _ in range(TOUR_LENGTH):
-        best, pick = 0.0, -1
-        for index, (hx, hy, h) in enumerate(left):
+class _Racer:
+    """A group on its tour: where it is, how many, when it got there, where it goes next."""
+
+    __slots__ = ("arrival", "n", "side", "taken", "target", "time", "x", "y")
+
+    def __init__(self, x: int, y: int, n: int, side: float) -> None:
+        self.x, self.y, self.n, self.side = x, y, n, side
+        self.time = self.taken = 0
+        self.target: Group | None = None
+        self.arrival = _FAR
+
+    def aim(self, left: list[Group]) -> None:
+        """Head for the house worth most from here (``humans × HUMAN_DISCOUNT^distance``)
+        among those it can convert, or for none once its tour is ``TOUR_LENGTH`` long."""
+        x, y, n = self.x, self.y, self.n
+        best, self.target, self.arrival = 0.0, None, _FAR
+        if self.taken >= TOUR_LENGTH:
+            return
+        for house in left:
+            hx, hy, h = house
             if h <= n:
-                worth = h * HUMAN_DISCOUNT ** (elapsed + max(abs(x - hx), abs(y - hy)) - 1)
+                d = max(abs(x - hx), abs(y - hy))
+                worth = h * HUMAN_DISCOUNT**d
                 if worth > best:
-                    best, pick = worth, index
-        if pick < 0:
-            break
-        hx, hy, h = left.pop(pick)
-        elapsed += max(abs(x - hx), abs(y - hy))
-        x, y, n = hx, hy, n + h
-        value += HUMAN_SHARE * best
-    return value
+                    best, self.target, self.arrival = worth, house, self.time + d
+
+    def convert(self) -> float:
+        """Take the target house; what it is worth, reached ``arrival`` plies from now."""
+        assert self.target is not None
+        hx, hy, h = self.target
+        self.x, self.y, self.n = hx, hy, self.n + h
+        self.time = self.arrival
+        self.taken += 1
+        return HUMAN_SHARE * h * HUMAN_DISCOUNT ** (self.arrival - 1)
+
+
+def _arrival(racer: _Racer) -> int:
+    return racer.arrival
 
 
 def _threat_term(

@@ -21,14 +21,15 @@ import shlex
 import signal
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
-from agents.arena import play_game
+from agents.arena import GameRecord, play_game
 from agents.registry import make_agent
+from engine import GameState
 from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap, load_map
 from engine.mapgen import generate_map
@@ -41,6 +42,7 @@ DEFAULT_PAIRS = (
 DEFAULT_MAPS = "thetrap,testmap,testmap-5x9,testmap2,gen"
 """The official maps but ``all_in``, which the vampires win on the first ply whoever plays
 (12 next to 8: a certain kill), so it measures nothing; and generated ones."""
+Done = TypeVar("Done")
 GENERATED_SIZES = ((10, 10, 4), (20, 15, 6), (30, 30, 10))
 """``(width, height, homes)`` of the generated maps, cycled."""
 
@@ -131,16 +133,26 @@ def tasks(
     return result
 
 
-def play(task: Task) -> Result:
-    """Play one task's game (in a worker process)."""
+def play_task(task: Task, stop_when: Callable[[GameState], bool] | None = None) -> GameRecord:
+    """Play one task's game: its bots, map and dice all follow from the task."""
     rng = random.Random(f"{task.seed}:{task.index}:{task.first}:{task.second}")
     first = make_agent(task.first, seed=rng.randrange(1 << 30))
     second = make_agent(task.second, seed=rng.randrange(1 << 30))
     vampires, werewolves = (second, first) if task.swapped else (first, second)
     start = game_map(task.map_name, task.seed)
-    record = play_game(
-        vampires, werewolves, start, move_time=task.move_time, seed=rng.randrange(1 << 30)
+    return play_game(
+        vampires,
+        werewolves,
+        start,
+        move_time=task.move_time,
+        seed=rng.randrange(1 << 30),
+        stop_when=stop_when,
     )
+
+
+def play(task: Task) -> Result:
+    """Play one task's game (in a worker process)."""
+    record = play_task(task)
     first_species = WEREWOLVES if task.swapped else VAMPIRES
     second_species = VAMPIRES if task.swapped else WEREWOLVES
     score = 0.5 if record.winner is None else float(record.winner == first_species)
@@ -256,7 +268,7 @@ def format_table(rows: list[dict[str, Any]], command: str) -> str:
     return "\n".join(lines)
 
 
-def _ignore_interrupts() -> None:
+def ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the parent, which stops them."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -273,6 +285,60 @@ def available(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
             continue
         kept.append((first, second))
     return kept
+
+
+def map_names(parser: argparse.ArgumentParser, text: str) -> list[str]:
+    """The comma-separated map names of ``text``; a usage error for one not in maps/."""
+    maps = [name.strip() for name in text.split(",") if name.strip()]
+    for name in maps:
+        if name != "gen":
+            try:
+                game_map(name, 0)
+            except (OSError, ValueError) as error:
+                parser.error(f"map {name}: {error}")
+    return maps
+
+
+def bot_pairs(
+    parser: argparse.ArgumentParser, pairs: list[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """:func:`available` pairings; a usage error for a bot name that does not exist."""
+    try:
+        return available(pairs)
+    except ValueError as error:
+        parser.error(str(error))
+
+
+def run_tasks(
+    work: Callable[[Task], Done], todo: list[Task], jobs: int, describe: Callable[[Done], str]
+) -> list[Done]:
+    """``work`` on every task, ``jobs`` at a time in worker processes, with a progress line
+    per finished game (``describe``). Ctrl-C stops early: the games finished are kept."""
+    done: list[Done] = []
+    began = time.monotonic()
+    pool = multiprocessing.Pool(jobs, ignore_interrupts) if jobs > 1 else None
+    try:
+        stream = pool.imap_unordered(work, todo) if pool else map(work, todo)
+        for result in stream:
+            done.append(result)
+            elapsed = time.monotonic() - began
+            print(f"[{len(done)}/{len(todo)} {elapsed:6.0f}s] {describe(result)}", flush=True)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted after {len(done)} of {len(todo)} games", flush=True)
+    finally:
+        if pool:
+            pool.terminate()
+            pool.join()
+    return done
+
+
+def _describe(result: Result) -> str:
+    return (
+        f"{result.first}:{result.second} #{result.index} on {result.map_name}, "
+        f"first plays {result.first_species}: score {result.score} "
+        f"({result.termination}, {result.plies} plies)"
+        + (f" {result.reason}" if result.reason else "")
+    )
 
 
 def parse_pairs(text: str) -> list[tuple[str, str]]:
@@ -310,39 +376,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     arguments = sys.argv[1:] if argv is None else argv
     command = shlex.join(["python", "-m", "benchmarks.strength", *arguments])
-    maps = [name.strip() for name in args.maps.split(",") if name.strip()]
-    for name in maps:
-        if name != "gen":
-            try:
-                game_map(name, 0)
-            except (OSError, ValueError) as error:
-                parser.error(f"map {name}: {error}")
-    try:
-        pairs = available(args.pairs)
-    except ValueError as error:
-        parser.error(str(error))
+    maps = map_names(parser, args.maps)
+    pairs = bot_pairs(parser, args.pairs)
     todo = tasks(pairs, args.games, maps, args.move_time, args.seed)
-    results: list[Result] = []
-    began = time.monotonic()
-    pool = multiprocessing.Pool(args.jobs, _ignore_interrupts) if args.jobs > 1 else None
-    try:
-        stream = pool.imap_unordered(play, todo) if pool else map(play, todo)
-        for result in stream:
-            results.append(result)
-            print(
-                f"[{len(results)}/{len(todo)} {time.monotonic() - began:6.0f}s] "
-                f"{result.first}:{result.second} #{result.index} on {result.map_name}, "
-                f"first plays {result.first_species}: score {result.score} "
-                f"({result.termination}, {result.plies} plies)"
-                + (f" {result.reason}" if result.reason else ""),
-                flush=True,
-            )
-    except KeyboardInterrupt:
-        print(f"\ninterrupted after {len(results)} of {len(todo)} games", flush=True)
-    finally:
-        if pool:
-            pool.terminate()
-            pool.join()
+    results = run_tasks(play, todo, args.jobs, _describe)
     rows = table_rows(pairs, results)
     per_map = map_rows(pairs, results)
     print(format_maps(per_map))

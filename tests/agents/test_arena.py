@@ -97,6 +97,22 @@ def test_the_ply_limit_ends_the_game_with_the_winner_by_count() -> None:
     assert record.winner is None  # 3 against 3: a draw
 
 
+def test_stop_when_ends_the_game_before_the_bots_see_that_position() -> None:
+    asked: list[int] = []
+
+    def step(state: GameState, deadline: float) -> Ply:
+        asked.append(state.ply)
+        return first_group_step(state, deadline)
+
+    record = play_game(
+        Stub(step), Stub(step), TWO_GROUPS, move_time=1.0, stop_when=lambda s: s.ply == 3
+    )
+    assert (record.termination, record.winner, record.plies) == (Termination.STOPPED, None, 3)
+    assert asked == [0, 1, 2]
+    assert record.final is not None
+    assert (record.vampires, record.werewolves) == totals(record.final)
+
+
 def illegal(state: GameState, deadline: float) -> Ply:
     x, y, n = state.groups(state.to_move)[0]
     return (Move(x, y, n + 1, x + 1, y),)
@@ -227,3 +243,24 @@ def test_the_benchmark_never_plays_a_generated_map_where_conversions_stall() -> 
 
     for seed in range(30):
         assert playable(game_map("gen", seed))
+
+
+def test_the_human_phase_benchmark_stops_when_the_humans_run_out(tmp_path: Path, capsys) -> None:
+    from benchmarks import human_phase
+
+    out = tmp_path / "phase.json"
+    arguments = ["--pair", "greedy:random", "--games", "4", "--maps", "testmap"]
+    arguments += ["--move-time", "1", "--jobs", "1", "--json", str(out)]
+    assert human_phase.main(arguments) == 0
+    games = human_phase.load(out)
+    assert sorted(g.index for g in games) == [0, 1, 2, 3]
+    assert any(g.termination == "stopped" for g in games)
+    for game in games:
+        assert game.termination in ("stopped", "elimination", "ply limit")
+        if game.termination == "stopped":
+            assert game.plies < Rules().max_plies
+    margins = [g.margin for g in games]
+    printed = capsys.readouterr().out
+    assert f"margin {sum(margins) / 4:+.2f}" in printed
+    assert human_phase.main([*arguments[:-2], "--compare", str(out)]) == 0
+    assert "over 4 games" in capsys.readouterr().out

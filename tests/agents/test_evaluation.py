@@ -60,6 +60,23 @@ def test_a_tour_takes_the_house_worth_most_first_then_the_next_from_there():
     assert math.isclose(gain, HUMAN_SHARE * 2 * HUMAN_DISCOUNT ** (4 + 3 - 1))
 
 
+def test_an_enemy_group_that_grows_on_a_near_house_first_wins_the_race_to_a_bigger_one():
+    # Our 8 is the only group able to convert the 8 (6 plies away). The werewolves' 6
+    # converts the 3 on ply 2 and, now 9, reaches the 8 on ply 5: both houses are theirs.
+    cells = {
+        (0, 0): (VAMPIRES, 8),
+        (6, 0): (HUMANS, 8),
+        (9, 0): (HUMANS, 3),
+        (11, 0): (WEREWOLVES, 6),
+    }
+    theirs = HUMAN_SHARE * (3 * HUMAN_DISCOUNT**1 + 8 * HUMAN_DISCOUNT**4)
+    assert math.isclose(evaluate(_state(cells, cols=12), V), 8 - 6 - theirs)
+    # Without the 3 to grow on, the 8 is ours.
+    del cells[(9, 0)]
+    ours = HUMAN_SHARE * 8 * HUMAN_DISCOUNT**5
+    assert math.isclose(evaluate(_state(cells, cols=12), V), 8 - 6 + ours)
+
+
 def test_a_group_no_friend_can_reach_in_time_is_counted_as_prey():
     # A werewolf 6 hunts a vampire 3 three cells away. With a vampire 2 four cells from it
     # (they meet in 2 plies, before the strike; 5 ≥ 6/1.5) the 3 is safe; eight cells

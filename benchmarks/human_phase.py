@@ -113,7 +113,7 @@ def mean_and_error(values: list[float]) -> tuple[float, float]:
 def summary(phases: list[Phase]) -> str:
     """Mean margin, its standard error, and the games ahead, level and behind."""
     counted = [p for p in phases if not p.forfeit]
-    mean, error = mean_and_error([p.margin for p in counted])
+    mean, error = mean_and_error([float(p.margin) for p in counted])
     ahead = sum(p.margin > 0 for p in counted)
     level = sum(p.margin == 0 for p in counted)
     behind = len(counted) - ahead - level

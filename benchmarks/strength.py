@@ -42,9 +42,10 @@ DEFAULT_PAIRS = (
 DEFAULT_MAPS = "thetrap,testmap,testmap-5x9,testmap2,gen"
 """The official maps but ``all_in``, which the vampires win on the first ply whoever plays
 (12 next to 8: a certain kill), so it measures nothing; and generated ones."""
-Done = TypeVar("Done")
 GENERATED_SIZES = ((10, 10, 4), (20, 15, 6), (30, 30, 10))
 """``(width, height, homes)`` of the generated maps, cycled."""
+Done = TypeVar("Done")
+"""What a worker returns for one task (see :func:`run_tasks`)."""
 
 
 @attrs.frozen

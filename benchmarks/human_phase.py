@@ -30,9 +30,8 @@ import attrs
 
 from benchmarks.strength import (
     Task,
-    bot_pairs,
     map_names,
-    parse_pairs,
+    one_pairing,
     play_task,
     run_tasks,
     tasks,
@@ -171,12 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     arguments = sys.argv[1:] if argv is None else argv
     command = shlex.join(["python", "-m", "benchmarks.human_phase", *arguments])
-    try:
-        pairs = parse_pairs(args.pair)
-    except argparse.ArgumentTypeError as error:
-        parser.error(str(error))
-    if len(pairs) != 1:
-        parser.error("--pair takes one pairing")
+    pair = one_pairing(parser, args.pair)
     earlier = None
     if args.compare:
         try:
@@ -184,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError, KeyError, TypeError) as error:
             parser.error(f"--compare {args.compare}: not a --json file of this benchmark ({error})")
     maps = map_names(parser, args.maps)
-    todo = tasks(bot_pairs(parser, pairs), args.games, maps, args.move_time, args.seed)
+    todo = tasks([pair], args.games, maps, args.move_time, args.seed)
     phases = run_tasks(play_phase, todo, args.jobs, _describe)
     print(summary(phases))
     if earlier is not None:

@@ -44,6 +44,8 @@ DEFAULT_MAPS = "thetrap,testmap,testmap-5x9,testmap2,gen"
 (12 next to 8: a certain kill), so it measures nothing; and generated ones."""
 GENERATED_SIZES = ((10, 10, 4), (20, 15, 6), (30, 30, 10))
 """``(width, height, homes)`` of the generated maps, cycled."""
+Job = TypeVar("Job")
+"""What a worker is given: one task, or one task's part (see :func:`run_tasks`)."""
 Done = TypeVar("Done")
 """What a worker returns for one task (see :func:`run_tasks`)."""
 
@@ -310,8 +312,23 @@ def bot_pairs(
         parser.error(str(error))
 
 
+def one_pairing(parser: argparse.ArgumentParser, text: str) -> tuple[str, str]:
+    """The one ``FIRST:SECOND`` pairing of ``text`` (``--pair``); a usage error for a
+    malformed one, more than one, or one whose bot is not available."""
+    try:
+        pairs = parse_pairs(text)
+    except argparse.ArgumentTypeError as error:
+        parser.error(str(error))
+    if len(pairs) != 1:
+        parser.error("--pair takes one pairing")
+    kept = bot_pairs(parser, pairs)
+    if not kept:
+        parser.error(f"--pair {text}: bot not available")
+    return kept[0]
+
+
 def run_tasks(
-    work: Callable[[Task], Done], todo: list[Task], jobs: int, describe: Callable[[Done], str]
+    work: Callable[[Job], Done], todo: list[Job], jobs: int, describe: Callable[[Done], str]
 ) -> list[Done]:
     """``work`` on every task, ``jobs`` at a time in worker processes, with a progress line
     per finished game (``describe``). Ctrl-C stops early: the games finished are kept."""

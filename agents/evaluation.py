@@ -25,7 +25,9 @@ A finished game (:func:`engine.end_of_game`) is worth :data:`WIN`, :data:`LOSS` 
   itself as lost. So split-off groups stay within reach of their friends.
 
 Everything is linear in creatures, so expectations of battles (see :mod:`agents.alphabeta`)
-and the heuristic terms share one unit.
+and the heuristic terms share one unit. The search puts a leaf's value on the scale of a won
+game (:func:`on_win_scale`); once no humans are left, half of that comes from the material
+alone, on a sharp scale (:func:`sharpened`), since only battles can change the count then.
 """
 
 import math
@@ -49,6 +51,10 @@ SCALE_CEILING = 0.95
 STRIKE_SHARE = 0.9
 DOOM_SHARE = 0.5
 DOOM_DISCOUNT = 0.9
+ENDGAME_SHARE = 0.5
+"""Once no humans are left, the share of a leaf's value that comes from material alone."""
+ENDGAME_SCALE = 2.0
+"""A lead of this many creatures makes that share three quarters of a win (tanh 1 ≈ 0.76)."""
 
 Group = tuple[int, int, int]
 """``(x, y, count)``."""
@@ -57,16 +63,36 @@ _FAR = 1 << 20
 
 
 def on_win_scale(score: float, state: GameState) -> float:
-    """A score in creatures as a value on the scale of a won game, below it in size.
+    """A score in creatures, for ``state.to_move``, as a value on the scale of a won game,
+    below it in size.
 
     ``0.95 · WIN · tanh(score / scale)`` with ``scale`` growing with the monsters on the
     board: a lead of a few creatures is a likely win in a small game, little in a large one.
     On this scale expectations over battles weigh "win the game now" and "keep a lead" in
     one unit, so a bot does not gamble a sure lead for a likely elimination.
+
+    Once no humans are left, battles are the only way the count can change, and any lead
+    wins at the ply limit unless its side accepts one. :data:`ENDGAME_SHARE` of the value
+    then comes from the material alone on a sharp scale, ``tanh(material /
+    ENDGAME_SCALE)``: a level bot gains by a hunt that is likely to give it a lead, and a
+    leading one loses by a gamble, whatever the size of the armies.
     """
     monsters = sum(n for kind, n in state._grid.values() if kind != HUMANS)
     scale = max(SCALE_MIN, SCALE_SHARE * monsters)
-    return SCALE_CEILING * WIN * math.tanh(score / scale)
+    return SCALE_CEILING * WIN * sharpened(math.tanh(score / scale), state, state.to_move)
+
+
+def sharpened(value: float, state: GameState, species: Kind) -> float:
+    """A leaf's ``value`` in ``[-1, 1]`` for ``species``; once no humans are left,
+    :data:`ENDGAME_SHARE` of it comes from the material alone, ``tanh(material /
+    ENDGAME_SCALE)`` (see :func:`on_win_scale`)."""
+    material = 0
+    for kind, n in state._grid.values():
+        if kind == HUMANS:
+            return value
+        material += n if kind == species else -n
+    sharp = math.tanh(material / ENDGAME_SCALE)
+    return (1 - ENDGAME_SHARE) * value + ENDGAME_SHARE * sharp
 
 
 def is_terminal_value(value: float) -> bool:

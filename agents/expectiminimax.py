@@ -28,7 +28,7 @@ from typing import NamedTuple
 import attrs
 
 from agents.candidates import candidate_plies
-from agents.evaluation import DRAW, LOSS, WIN, evaluate
+from agents.evaluation import DRAW, LOSS, WIN, evaluate, sharpened
 from engine import GameState, Kind, Ply, end_of_game, find_violation, ply_outcomes, resolve_ply
 from engine.ending import totals
 from engine.movegen import group_moves, random_ply
@@ -97,7 +97,7 @@ def _clamp(value: float) -> float:
     return LOSS if value < LOSS else WIN if value > WIN else value
 
 
-def squashed(score: float, state: GameState, contempt: float) -> float:
+def squashed(score: float, state: GameState, contempt: float, species: Kind) -> float:
     """An evaluation in creatures as a value on the scale of a won or lost game.
 
     ``0.99 · WIN · tanh(score / scale + contempt)``, where ``scale`` grows with the monsters on
@@ -105,11 +105,13 @@ def squashed(score: float, state: GameState, contempt: float) -> float:
     large one. On this scale a chance node weighs "win the game now" against "keep a lead"
     in the same unit, so a coin flip for the whole game is worth about an even position,
     and ``contempt`` (> 0) tips the balance toward keeping the game going: the bot expects
-    to outplay its opponent rather than gamble everything at even odds.
+    to outplay its opponent rather than gamble everything at even odds. Once no humans are
+    left, part of the value comes from ``species``' material alone
+    (:func:`agents.evaluation.sharpened`).
     """
     vampires, werewolves = totals(state)
     scale = max(SQUASH_MIN, SQUASH_SHARE * (vampires + werewolves))
-    return SQUASH_CEILING * WIN * math.tanh(score / scale + contempt)
+    return SQUASH_CEILING * WIN * sharpened(math.tanh(score / scale + contempt), state, species)
 
 
 def cautious(value: float, risk: float) -> float:
@@ -267,7 +269,7 @@ class ExpectiminimaxAgent:
         """A position's value at the search horizon, for the bot's species, in bounds."""
         score = self.evaluation(state, self.species)
         if self.squash and abs(score) < WIN / 2:
-            return cautious(squashed(score, state, self.contempt), self.risk)
+            return cautious(squashed(score, state, self.contempt, self.species), self.risk)
         return cautious(_clamp(score), self.risk)
 
     def ply_value(self, state: GameState, ply: Ply, depth: int) -> float:

@@ -8,7 +8,9 @@ from agents.evaluation import (
     HUMAN_DISCOUNT,
     HUMAN_SHARE,
     HUNT_SHARE,
+    WIN,
     evaluate,
+    on_win_scale,
 )
 from engine import GameState
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
@@ -96,3 +98,32 @@ def test_a_group_no_friend_can_reach_in_time_is_counted_as_prey():
     nearer_two = HUNT_SHARE * 2 / 2 - HUNT_SHARE * 2 / 5  # the friend itself, nearer
     assert math.isclose(rescued - too_late, doomed_three - nearer_two)
     assert rescued > too_late
+
+
+def test_once_no_humans_are_left_a_lead_of_two_is_most_of_a_win_whatever_the_armies():
+    # Among 150 monsters, a lead of 2 is little while humans are left (the count can still
+    # change by conversions); without humans only a battle can change it, and the bot that
+    # leads need not accept one.
+    for ours, theirs in ((76, 74), (16, 14), (201, 199)):
+        armies = {(0, 0): (VAMPIRES, ours), (8, 4): (WEREWOLVES, theirs)}
+        endgame = on_win_scale(2.0, _state(armies))
+        assert 0.3 * WIN < endgame < WIN
+        # From the other side's view, the same lead counts against it, as much.
+        assert math.isclose(on_win_scale(-2.0, _state(armies, to_move=W)), -endgame)
+    armies = {(0, 0): (VAMPIRES, 76), (8, 4): (WEREWOLVES, 74)}
+    with_humans = on_win_scale(2.0, _state({**armies, (4, 2): (HUMANS, 1)}))
+    assert 0 < with_humans < 0.05 * WIN
+
+
+def test_once_no_humans_are_left_a_gamble_that_likely_leads_beats_a_level_standstill():
+    # Level at 60 against 60 with no humans left: a battle won 90 % of the time for a lead
+    # of 10 (lost, the bot is 30 behind) is worth more than staying level; at a lead of 10
+    # already, the same gamble is worth less than keeping it.
+    def leaf(ours: int, theirs: int) -> float:
+        return on_win_scale(
+            float(ours - theirs), _state({(0, 0): (VAMPIRES, ours), (8, 4): (WEREWOLVES, theirs)})
+        )
+
+    gamble = 0.9 * leaf(60, 50) + 0.1 * leaf(30, 60)
+    assert gamble > leaf(60, 60)
+    assert 0.9 * leaf(70, 50) + 0.1 * leaf(30, 60) < leaf(70, 60)

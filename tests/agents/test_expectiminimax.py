@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from agents.arena import Termination, play_game
 from agents.candidates import candidate_plies
 from agents.evaluation import LOSS, WIN, evaluate
-from agents.expectiminimax import ExpectiminimaxAgent, cautious, make, terminal_value
+from agents.expectiminimax import ExpectiminimaxAgent, cautious, make, squashed, terminal_value
 from agents.random_bot import RandomAgent
 from engine import (
     GameState,
@@ -155,6 +155,16 @@ def test_a_chance_node_is_the_exact_expectation_at_depth_one() -> None:
     agent.species = VAMPIRES
     expected = sum(p * agent.leaf_value(s) for p, s in outcomes)
     assert agent.ply_value(BATTLE, ply, 1) == pytest.approx(expected, rel=1e-9)
+
+
+def test_once_no_humans_are_left_a_lead_of_two_is_squashed_to_most_of_a_win() -> None:
+    cells = {(0, 0): (VAMPIRES, 76), (8, 4): (WEREWOLVES, 74)}
+    endgame = GameState.from_cells(5, 9, cells)
+    lead = squashed(2.0, endgame, 0.0, VAMPIRES)
+    assert 0.3 * WIN < lead < WIN
+    assert squashed(-2.0, endgame, 0.0, WEREWOLVES) == pytest.approx(-lead)
+    houses_left = GameState.from_cells(5, 9, {**cells, (4, 2): (HUMANS, 1)})
+    assert 0 < squashed(2.0, houses_left, 0.0, VAMPIRES) < 0.05 * WIN
 
 
 def test_a_bucketed_chance_node_keeps_probability_and_survivor_means() -> None:

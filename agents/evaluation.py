@@ -19,10 +19,12 @@ A finished game (:func:`engine.end_of_game`) is worth :data:`WIN`, :data:`LOSS` 
   (``STRIKE_SHARE × enemy``), while a threat it cannot carry out now is worth little
   (``THREAT_SHARE × enemy / distance``): the prey runs. Once no humans are left, hunting
   is all there is to do and that pull is ``HUNT_SHARE``. Running only saves a group for a
-  while (on a grid of king moves a hunter always corners its prey) unless a friend can
-  merge with it, into a group the hunter cannot kill, before the hunter strikes; a prey
-  group no friend can reach in time counts ``DOOM_SHARE × DOOM_DISCOUNT^(distance−1)`` of
-  itself as lost. So split-off groups stay within reach of their friends.
+  while (on a grid of king moves a hunter always corners its prey) unless it grows, before
+  the hunter strikes, into a group the hunter cannot kill: by merging with the friends
+  that can reach it in time, then converting the houses it reaches in time (nearest
+  first); a prey group that cannot counts ``DOOM_SHARE × DOOM_DISCOUNT^(distance−1)`` of
+  itself as lost. So split-off groups stay within reach of their friends, and a group
+  runs from a hunter toward houses that make it safe.
 
 Everything is linear in creatures, so expectations of battles (see :mod:`agents.alphabeta`)
 and the heuristic terms share one unit. The search puts a leaf's value on the scale of a won
@@ -51,6 +53,8 @@ SCALE_CEILING = 0.95
 STRIKE_SHARE = 0.9
 DOOM_SHARE = 0.5
 DOOM_DISCOUNT = 0.9
+HOUSE_RESCUE = True
+"""Whether houses the prey converts in time can save it from a hunter (see :func:`_grown`)."""
 ENDGAME_SHARE = 0.5
 """Once no humans are left, the share of a leaf's value that comes from material alone."""
 ENDGAME_SCALE = 2.0
@@ -124,8 +128,8 @@ def evaluate(state: GameState, species: Kind) -> float:
     my_move = state.to_move == species
     score += _human_term(humans, mine, theirs, my_move)
     pull = THREAT_SHARE if humans else HUNT_SHARE
-    score += _threat_term(mine, theirs, my_move, pull)
-    score -= _threat_term(theirs, mine, not my_move, pull)
+    score += _threat_term(mine, theirs, humans, my_move, pull)
+    score -= _threat_term(theirs, mine, humans, not my_move, pull)
     return score
 
 
@@ -196,14 +200,21 @@ def _arrival(racer: _Racer) -> int:
 
 
 def _threat_term(
-    hunters: list[Group], prey: list[Group], hunters_move: bool, pull: float
+    hunters: list[Group],
+    prey: list[Group],
+    humans: list[Group],
+    hunters_move: bool,
+    pull: float,
 ) -> float:
     """What ``hunters`` stand to gain by certain kills of ``prey`` groups (each counted once),
     ``pull × prey / distance`` for a kill they cannot make now, or more for a prey group
-    that no friend can reach in time (see :func:`_rescued`)."""
+    that can neither merge with friends nor convert houses into safety in time (see
+    :func:`_grown`)."""
     score = 0.0
+    biggest = max((n for _, _, n in hunters), default=0)
     for index, (px, py, p) in enumerate(prey):
         best = 0.0
+        sizes: dict[int, int] = {}
         for x, y, n in hunters:
             if 2 * n >= 3 * p:
                 d = max(abs(x - px), abs(y - py))
@@ -211,26 +222,49 @@ def _threat_term(
                     share = STRIKE_SHARE
                 else:
                     share = pull / d
-                    if not _rescued(prey, index, n, d, hunters_move):
-                        share = max(share, DOOM_SHARE * DOOM_DISCOUNT ** (d - 1))
+                    doom = DOOM_SHARE * DOOM_DISCOUNT ** (d - 1)
+                    if doom > max(share, best):
+                        # The hunter strikes on its d-th ply: the prey's side moves d − 1
+                        # times before that if the hunter moves first, else d times.
+                        plies = d - 1 if hunters_move else d
+                        if plies not in sizes:
+                            sizes[plies] = _grown(prey, humans, index, plies, biggest)
+                        if 2 * n >= 3 * sizes[plies]:
+                            share = doom
                 if share > best:
                     best = share
         score += best * p
     return score
 
 
-def _rescued(prey: list[Group], index: int, hunter: int, distance: int, hunters_move: bool) -> bool:
-    """Whether a friend of ``prey[index]`` can merge with it, into a group the hunter cannot
-    kill for certain, before the hunter (``distance`` away) strikes.
+def _grown(
+    prey: list[Group], humans: list[Group], index: int, plies: int, safe_from: int
+) -> int:
+    """How big ``prey[index]`` can grow in ``plies`` of its side's: merged with every friend
+    it can meet in time (two groups ``D`` apart meet in ``⌈D / 2⌉`` plies, both walking),
+    then converting, nearest first, the houses it has the numbers for, while it reaches
+    them in time.
 
-    A hunter ``d`` away strikes on its ``d``-th ply; the prey's side has ``d − 1`` plies
-    before that if the hunter moves first, else ``d``. Two groups ``D`` apart merge in
-    ``⌈D / 2⌉`` plies (both walk).
-    """
-    px, py, p = prey[index]
-    plies = distance - 1 if hunters_move else distance
+    Optimistic (the friends may be on opposite sides), as a hunter's prey is counted lost
+    only when nothing can save it. The tour stops once the prey is safe from a hunter of
+    ``safe_from``, the biggest there is."""
+    px, py, grown = prey[index]
     for other, (fx, fy, f) in enumerate(prey):
-        meet = (max(abs(fx - px), abs(fy - py)) + 1) // 2
-        if other != index and 2 * hunter < 3 * (p + f) and meet <= plies:
-            return True
-    return False
+        if other != index and (max(abs(fx - px), abs(fy - py)) + 1) // 2 <= plies:
+            grown += f
+    if not HOUSE_RESCUE or 2 * safe_from < 3 * grown:
+        return grown
+    # A tour of at most `plies` steps never leaves that distance of the start.
+    left = [g for g in humans if abs(g[0] - px) <= plies and abs(g[1] - py) <= plies]
+    x, y, time = px, py, 0
+    while left and 2 * safe_from >= 3 * grown:
+        reach = [(max(abs(hx - x), abs(hy - y)), hx, hy, h) for hx, hy, h in left if h <= grown]
+        if not reach:
+            break
+        d, x, y, h = min(reach)
+        if time + d > plies:
+            break
+        time += d
+        grown += h
+        left.remove((x, y, h))
+    return grown

@@ -2,12 +2,14 @@
 
 import math
 
+from agents import evaluation
 from agents.evaluation import (
     DOOM_DISCOUNT,
     DOOM_SHARE,
     HUMAN_DISCOUNT,
     HUMAN_SHARE,
     HUNT_SHARE,
+    THREAT_SHARE,
     WIN,
     evaluate,
     on_win_scale,
@@ -98,6 +100,38 @@ def test_a_group_no_friend_can_reach_in_time_is_counted_as_prey():
     nearer_two = HUNT_SHARE * 2 / 2 - HUNT_SHARE * 2 / 5  # the friend itself, nearer
     assert math.isclose(rescued - too_late, doomed_three - nearer_two)
     assert rescued > too_late
+
+
+def test_a_group_that_converts_a_house_out_of_a_hunters_reach_in_time_is_not_counted_as_prey(
+    monkeypatch,
+):
+    # A werewolf 8 three cells from a vampire 4, the vampires to move: the 4 has three
+    # plies before the strike. A house of 2 one cell away makes it 6, which 8 cannot kill
+    # for certain; a house of 1 (5) does not, nor a house of 2 four cells away (too late).
+    def saved(house: tuple[int, int], humans: int) -> float:
+        state = _state({(1, 2): (WEREWOLVES, 8), (4, 2): (VAMPIRES, 4), house: (HUMANS, humans)})
+        with monkeypatch.context() as patch:
+            patch.setattr(evaluation, "HOUSE_RESCUE", False)
+            without = evaluate(state, V)
+        return evaluate(state, V) - without
+
+    lost_share = DOOM_SHARE * DOOM_DISCOUNT**2 - THREAT_SHARE / 3
+    assert math.isclose(saved((5, 2), 2), lost_share * 4)
+    assert saved((5, 2), 1) == 0
+    assert saved((8, 2), 2) == 0
+
+
+def test_friends_that_merge_with_a_prey_group_in_time_save_it_together():
+    # A werewolf 8 three cells from three vampire 2s in a column, each two cells from the
+    # next: one friend alone makes 4 (8 kills it), the three together make 6 (it cannot).
+    def value(hunter: int) -> float:
+        column = {(5, y): (VAMPIRES, 2) for y in (0, 2, 4)}
+        return evaluate(_state({**column, (2, 2): (WEREWOLVES, hunter)}, cols=12), V)
+
+    # A 9 can kill the 6 as well: then each 2 counts as lost in part (no humans are left,
+    # so a threat's pull is HUNT_SHARE / distance), and the 9 is one creature more.
+    doomed_two = 2 * (DOOM_SHARE * DOOM_DISCOUNT**2 - HUNT_SHARE / 3)
+    assert math.isclose(value(8) - value(9), 1 + 3 * doomed_two)
 
 
 def test_once_no_humans_are_left_a_lead_of_two_is_most_of_a_win_whatever_the_armies():

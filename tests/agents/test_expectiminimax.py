@@ -203,6 +203,16 @@ def test_prefers_a_sure_conversion_to_a_riskier_battle() -> None:
         assert {move.target for move in ply} == {(0, 0)}, depth
 
 
+def test_on_thetrap_runs_for_the_far_houses_rather_than_fight_at_even_odds() -> None:
+    # As in tests/agents/test_search.py: the vampires' 4 stands next to the werewolves' 4
+    # and the 4-house; running right for the houses of 2, 1 and 2 beats the coin flip.
+    state = load_map(MAPS / "thetrap.xml").initial_state()
+    state = apply_ply(state, (Move(4, 3, 4, 3, 2),), random.Random(0)).state
+    for depth in (4, 5):
+        _, ply = ExpectiminimaxAgent().analyse(state, depth)
+        assert all(m.target != (3, 2) and m.tx > 4 for m in ply), depth
+
+
 def test_takes_a_random_battle_when_its_expectation_pays() -> None:
     # Last ply of the game: 5 vampires against 6 werewolves lose by count unless they attack
     # (win chance 5/12, and a win eliminates the werewolves).

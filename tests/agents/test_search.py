@@ -1,5 +1,6 @@
 """The alphabeta bot: legal plies on time, the right choice in small positions, wins games."""
 
+import random
 import threading
 import time
 
@@ -9,7 +10,7 @@ from agents.alphabeta import AlphaBetaAgent, SearchStats, make, ply_children, st
 from agents.arena import play_game
 from agents.evaluation import LOSS, WIN, evaluate
 from agents.random_bot import make as make_random
-from engine import GameState, Move, find_violation
+from engine import GameState, Move, apply_ply, find_violation
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from engine.mapfile import load_map
 from engine.mapgen import generate_map
@@ -121,6 +122,16 @@ def test_finds_a_forced_win_by_splitting_on_two_enemy_groups() -> None:
     ply = agent.choose_ply(state, time.monotonic() + 5)
     assert {m.target for m in ply} == {(0, 0), (2, 2)}
     assert agent.last_stats is not None and agent.last_stats.value >= WIN
+
+
+def test_on_thetrap_runs_for_the_far_houses_rather_than_fight_at_even_odds() -> None:
+    # The vampires' 4 has stepped next to the werewolves' 4 and the 4-house. Fighting is a
+    # coin flip for the game; the 4 can instead run right, where houses of 2, 1 and 2 make
+    # it 9 before the vampires (8 once they convert the middle house) can strike.
+    state = load_map(MAPS / "thetrap.xml").initial_state()
+    state = apply_ply(state, (Move(4, 3, 4, 3, 2),), random.Random(0)).state
+    ply = choose(state, depth=5)
+    assert all(m.target != (3, 2) and m.tx > 4 for m in ply)
 
 
 def test_evaluation_of_finished_games() -> None:

@@ -30,7 +30,14 @@ import time
 from typing import NamedTuple
 
 from agents.candidates import candidate_plies
-from agents.evaluation import DRAW, WIN, evaluate, is_terminal_value, on_win_scale
+from agents.evaluation import (
+    DRAW,
+    WIN,
+    evaluate,
+    is_terminal_value,
+    on_win_scale,
+    root_bar,
+)
 from agents.zobrist import Zobrist
 from engine import GameState, Kind, Ply, end_of_game, expected_survivors, resolve_ply
 from engine.rules import DEFAULT_RULES, Rules
@@ -253,22 +260,22 @@ class AlphaBetaAgent:
         self, children: list[tuple[Ply, Keyed]], depth: int
     ) -> tuple[Ply, float, list[tuple[Ply, Keyed]]]:
         """Search every root ply to ``depth``; the best, its value, and the plies reordered."""
-        alpha = -float("inf")
+        alpha = best_value = -float("inf")
         best: Ply | None = None
         scores: list[float] = []
         for index, (ply, outcomes) in enumerate(children):
             try:
                 value = self._ply_value(outcomes, depth - 1, alpha, float("inf"))
             except _OutOfTime:
-                if best is not None and index > 0 and alpha > -float("inf"):
-                    raise _OutOfTime(best, alpha) from None
+                if best is not None and index > 0:
+                    raise _OutOfTime(best, best_value) from None
                 raise
             scores.append(value)
             if value > alpha:
-                alpha, best = value, ply
+                best_value, best, alpha = value, ply, root_bar(value)
         assert best is not None
-        order = sorted(range(len(children)), key=lambda i: -scores[i])
-        return best, alpha, [children[i] for i in order]
+        order = sorted(range(len(children)), key=lambda i: (children[i][0] != best, -scores[i]))
+        return best, best_value, [children[i] for i in order]
 
     def _ply_value(
         self, outcomes: Keyed, depth: int, alpha: float, beta: float, mine: bool = True

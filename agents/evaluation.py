@@ -30,6 +30,8 @@ Everything is linear in creatures, so expectations of battles (see :mod:`agents.
 and the heuristic terms share one unit. The search puts a leaf's value on the scale of a won
 game (:func:`on_win_scale`); once no humans are left, half of that comes from the material
 alone, on a sharp scale (:func:`sharpened`), since only battles can change the count then.
+Here and for the hunting pull, a house bigger than each side's whole army (nobody can ever
+convert it for sure) counts as no house.
 """
 
 import math
@@ -41,6 +43,10 @@ WIN = 1_000_000.0
 """A won game, from the winner's point of view; search adds a bonus for winning sooner."""
 LOSS = -WIN
 DRAW = 0.0
+ROOT_TIE = 50.0
+"""A root ply replaces the best one so far (first, the previous iteration's best) only if
+its value is higher by more than this (5e-5 of a win: a small fraction of a creature);
+see :func:`root_bar`."""
 
 HUMAN_SHARE = 0.8
 HUMAN_DISCOUNT = 0.85
@@ -53,6 +59,9 @@ SCALE_CEILING = 0.95
 STRIKE_SHARE = 0.9
 DOOM_SHARE = 0.5
 DOOM_DISCOUNT = 0.9
+DEAD_HOUSES = True
+"""Whether houses too big for either side's whole army count as no houses (see
+:func:`sharpened`)."""
 HOUSE_RESCUE = True
 """Whether houses the prey converts in time can save it from a hunter (see :func:`_grown`)."""
 ENDGAME_SHARE = 0.5
@@ -87,16 +96,44 @@ def on_win_scale(score: float, state: GameState) -> float:
 
 
 def sharpened(value: float, state: GameState, species: Kind) -> float:
-    """A leaf's ``value`` in ``[-1, 1]`` for ``species``; once no humans are left,
-    :data:`ENDGAME_SHARE` of it comes from the material alone, ``tanh(material /
-    ENDGAME_SCALE)`` (see :func:`on_win_scale`)."""
-    material = 0
+    """A leaf's ``value`` in ``[-1, 1]`` for ``species``; once no humans are left (or only
+    houses bigger than each side's whole army), :data:`ENDGAME_SHARE` of it comes from the
+    material alone, ``tanh(material / ENDGAME_SCALE)`` (see :func:`on_win_scale`)."""
+    own = other = 0
+    smallest_house = _FAR
     for kind, n in state._grid.values():
         if kind == HUMANS:
-            return value
-        material += n if kind == species else -n
+            if n < smallest_house:
+                smallest_house = n
+        elif kind == species:
+            own += n
+        else:
+            other += n
+    if _houses_left(smallest_house, own, other):
+        return value
+    material = own - other
     sharp = math.tanh(material / ENDGAME_SCALE)
     return (1 - ENDGAME_SHARE) * value + ENDGAME_SHARE * sharp
+
+
+def _houses_left(smallest_house: int, own: int, other: int) -> bool:
+    """Whether a house of ``smallest_house`` humans (``_FAR``: none) can ever be converted
+    for sure: one side has as many creatures in all (``DEAD_HOUSES`` off: any house)."""
+    if smallest_house == _FAR:
+        return False
+    return not DEAD_HOUSES or smallest_house <= max(own, other)
+
+
+def root_bar(best: float) -> float:
+    """What a later root ply must beat to replace the best so far, worth ``best``.
+
+    ``best + ROOT_TIE``: values that close mean the same gain, which the shallower search
+    saw sooner (it ordered the best first); waiting a ply and taking the gain later differs
+    only by where the leaves fall, and that must not make a bot put a kill off ply after
+    ply. A game decided within the horizon (``|best|`` within 1000 of ``WIN``) keeps the
+    plain comparison: sooner wins and later losses still count.
+    """
+    return best + ROOT_TIE if abs(best) < WIN - 1000 else best
 
 
 def is_terminal_value(value: float) -> bool:
@@ -124,10 +161,14 @@ def evaluate(state: GameState, species: Kind) -> float:
             humans.append(group)
         else:
             theirs.append(group)
-    score = float(sum(g[2] for g in mine) - sum(g[2] for g in theirs))
+    own_total = sum(g[2] for g in mine)
+    other_total = sum(g[2] for g in theirs)
+    score = float(own_total - other_total)
     my_move = state.to_move == species
     score += _human_term(humans, mine, theirs, my_move)
-    pull = THREAT_SHARE if humans else HUNT_SHARE
+    smallest_house = min((h for _, _, h in humans), default=_FAR)
+    live = _houses_left(smallest_house, own_total, other_total)
+    pull = THREAT_SHARE if live else HUNT_SHARE
     score += _threat_term(mine, theirs, humans, my_move, pull)
     score -= _threat_term(theirs, mine, humans, not my_move, pull)
     return score

@@ -28,7 +28,7 @@ from typing import NamedTuple
 import attrs
 
 from agents.candidates import candidate_plies
-from agents.evaluation import DRAW, LOSS, WIN, evaluate, sharpened
+from agents.evaluation import DRAW, LOSS, WIN, evaluate, root_bar, sharpened
 from engine import GameState, Kind, Ply, end_of_game, find_violation, ply_outcomes, resolve_ply
 from engine.ending import totals
 from engine.movegen import group_moves, random_ply
@@ -291,12 +291,10 @@ class ExpectiminimaxAgent:
         completed, value = 0, 0.0
         for depth in range(1, max_depth + 1):
             try:
-                value, scored = self._root(state, plies, depth)
+                value, plies = self._root(state, plies, depth)
             except _OutOfTime:
                 break
             completed = depth
-            scored.sort(key=lambda item: -item[0])
-            plies = [ply for _, ply in scored]
             best = plies[0]
             if settle and value >= WIN - 500:  # won for sure: deeper search adds nothing
                 break
@@ -333,14 +331,20 @@ class ExpectiminimaxAgent:
             plies = [random_ply(state, self.rng)]
         return plies
 
-    def _root(self, state: GameState, plies: list[Ply], depth: int) -> tuple[float, list]:
-        alpha = LOSS - 1.0
+    def _root(self, state: GameState, plies: list[Ply], depth: int) -> tuple[float, list[Ply]]:
+        """Search every root ply to ``depth``: the best value, and the plies best first (a
+        ply replaces the best so far only if it beats :func:`agents.evaluation.root_bar`)."""
+        alpha = best_value = LOSS - 1.0
+        best = plies[0]
         scored = []
         for ply in plies:
             value = self._chance(state, ply, depth - 1, alpha, WIN + 1.0)
             scored.append((value, ply))
-            alpha = max(alpha, value)
-        return alpha, scored
+            if value > alpha:
+                best_value, best, alpha = value, ply, root_bar(value)
+        # The best goes first, ahead of any ply within ROOT_TIE above it.
+        scored.sort(key=lambda item: (item[1] != best, -item[0]))
+        return best_value, [ply for _, ply in scored]
 
     # -- the search ---------------------------------------------------------------------
 

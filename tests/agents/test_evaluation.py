@@ -9,10 +9,13 @@ from agents.evaluation import (
     HUMAN_DISCOUNT,
     HUMAN_SHARE,
     HUNT_SHARE,
+    LOSS,
+    ROOT_TIE,
     THREAT_SHARE,
     WIN,
     evaluate,
     on_win_scale,
+    root_bar,
 )
 from engine import GameState
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
@@ -161,3 +164,38 @@ def test_once_no_humans_are_left_a_gamble_that_likely_leads_beats_a_level_stands
     gamble = 0.9 * leaf(60, 50) + 0.1 * leaf(30, 60)
     assert gamble > leaf(60, 60)
     assert 0.9 * leaf(70, 50) + 0.1 * leaf(30, 60) < leaf(70, 60)
+
+
+def test_houses_too_big_for_either_whole_army_count_as_no_houses():
+    # testmap2's 20 humans once both sides are 16 or fewer: nobody converts them for sure,
+    # so the lead of 2 decides the game at the ply limit as if no humans were left.
+    armies = {(0, 0): (VAMPIRES, 13), (8, 0): (VAMPIRES, 3), (0, 4): (WEREWOLVES, 14)}
+    no_humans = on_win_scale(2.0, _state(armies))
+    assert on_win_scale(2.0, _state({**armies, (4, 2): (HUMANS, 17)})) == no_humans
+    # Exact at the edge: 16 vampires in all can convert 16 (after merging), not 17.
+    with_a_live_house = on_win_scale(2.0, _state({**armies, (4, 2): (HUMANS, 16)}))
+    assert 0 < with_a_live_house < 0.5 * no_humans
+    # One live house among dead ones is enough to keep the human phase going.
+    both = {**armies, (4, 2): (HUMANS, 17), (6, 2): (HUMANS, 2)}
+    assert on_win_scale(2.0, _state(both)) < 0.5 * no_humans
+
+
+def test_dead_houses_make_hunting_pull_as_hard_as_no_houses(monkeypatch):
+    # A hunter 3 and 4 away from two prey groups that can merge out of its reach, with a
+    # house of 30 nobody can convert.
+    armies = {(0, 0): (VAMPIRES, 12), (3, 0): (WEREWOLVES, 4), (4, 1): (WEREWOLVES, 5)}
+    dead = _state({**armies, (6, 4): (HUMANS, 30)})
+    assert evaluate(dead, V) == evaluate(_state(armies), V)
+    # Counted as a house, it would cut the pull to THREAT_SHARE.
+    monkeypatch.setattr(evaluation, "DEAD_HOUSES", False)
+    pulls = (HUNT_SHARE - THREAT_SHARE) * (4 / 3 + 5 / 4)
+    assert math.isclose(evaluate(_state(armies), V) - evaluate(dead, V), pulls)
+
+
+def test_a_root_ply_must_beat_the_best_by_the_tie_margin_unless_the_game_is_decided():
+    # Ties keep the gain the shallower search saw sooner; a sooner win or a later loss
+    # found within the horizon still counts, however small the difference.
+    for value in (0.0, -256_198.9, 0.9 * WIN):
+        assert root_bar(value) == value + ROOT_TIE
+    for decided in (WIN + 3, WIN - 120, LOSS + 120):
+        assert root_bar(decided) == decided

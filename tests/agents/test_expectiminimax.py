@@ -3,14 +3,16 @@
 import random
 import time
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agents import evaluation
 from agents.arena import Termination, play_game
 from agents.candidates import candidate_plies
-from agents.evaluation import LOSS, WIN, evaluate
+from agents.evaluation import LOSS, ROOT_TIE, WIN, evaluate
 from agents.expectiminimax import ExpectiminimaxAgent, cautious, make, squashed, terminal_value
 from agents.random_bot import RandomAgent
 from engine import (
@@ -213,6 +215,17 @@ def test_on_thetrap_runs_for_the_far_houses_rather_than_fight_at_even_odds() -> 
         assert all(m.target != (3, 2) and m.tx > 4 for m in ply), depth
 
 
+def test_steps_next_to_a_cornered_prey_rather_than_put_the_kill_off() -> None:
+    # As in tests/agents/test_search.py: 11 vampires against 13 werewolves and 20 humans
+    # nobody can convert; waiting a ply before stepping next to the cornered 4 is worth as
+    # much, and must not win on floating-point noise.
+    cells = {(0, 12): (VAMPIRES, 11), (0, 14): (WEREWOLVES, 4), (26, 5): (WEREWOLVES, 9)}
+    state = GameState.from_cells(15, 29, {**cells, (14, 7): (HUMANS, 20)}, ply=170)
+    for depth in (4, 5, 6):
+        _, ply = ExpectiminimaxAgent().analyse(state, depth)
+        assert [m.target for m in ply] in ([(0, 13)], [(1, 13)]), depth
+
+
 def test_takes_a_random_battle_when_its_expectation_pays() -> None:
     # Last ply of the game: 5 vampires against 6 werewolves lose by count unless they attack
     # (win chance 5/12, and a win eliminates the werewolves).
@@ -260,15 +273,21 @@ def crowded_states(draw: st.DrawFn) -> GameState:
 @settings(max_examples=150, deadline=None)
 @given(crowded_states(), st.integers(2, 3))
 def test_star1_gives_the_same_root_value_as_no_pruning(state: GameState, depth: int) -> None:
+    # The root's tie margin keeps an earlier best over plies up to ROOT_TIE above it (see
+    # below); without it the root value is the exact maximum, pruned or not.
     pruned = ExpectiminimaxAgent(width=6, star1=True)
     plain = ExpectiminimaxAgent(width=6, star1=False)
-    pruned_value, _ = pruned.analyse(state, depth)
-    plain_value, _ = plain.analyse(state, depth)
+    with patch.object(evaluation, "ROOT_TIE", 0.0):
+        pruned_value, _ = pruned.analyse(state, depth)
+        plain_value, _ = plain.analyse(state, depth)
     assert pruned_value == pytest.approx(plain_value, rel=1e-9, abs=1e-6)
     if depth == 2:
         plain.species = state.to_move
         reference = reference_value(plain, state, depth)
         assert plain_value == pytest.approx(reference, rel=1e-9, abs=1e-6)
+        # With the margin, the root's value is its kept ply's: at most ROOT_TIE below.
+        tied_value, _ = ExpectiminimaxAgent(width=6, star1=True).analyse(state, depth)
+        assert reference - ROOT_TIE - 1e-6 <= tied_value <= reference + 1e-6
 
 
 def test_crowded_states_hold_chance_nodes() -> None:

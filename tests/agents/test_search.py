@@ -134,6 +134,18 @@ def test_on_thetrap_runs_for_the_far_houses_rather_than_fight_at_even_odds() -> 
     assert all(m.target != (3, 2) and m.tx > 4 for m in ply)
 
 
+@pytest.mark.parametrize("depth", [5, 6])
+def test_steps_next_to_a_cornered_prey_rather_than_put_the_kill_off(depth: int) -> None:
+    # testmap2 late on, the vampires 11 against 13 with 20 humans nobody can convert: they
+    # lose at the ply limit unless they kill the cornered 4, which can only gamble at 18 %
+    # once they step next to it. Waiting a ply and stepping in later is worth as much to
+    # the search, and must not win on floating-point noise, ply after ply.
+    state = board(15, 29, v=(0, 12, 11), w=(0, 14, 4), w2=(26, 5, 9), h=(14, 7, 20))
+    state = state.with_ply(170)
+    ply = choose(state, depth=depth)
+    assert [m.target for m in ply] in ([(0, 13)], [(1, 13)])
+
+
 def test_evaluation_of_finished_games() -> None:
     won = board(2, 2, v=(0, 0, 3), h=(1, 1, 2))
     assert evaluate(won, V) == WIN

@@ -35,6 +35,7 @@ convert it for sure) counts as no house.
 """
 
 import math
+from typing import NamedTuple
 
 from engine import GameState, Kind, end_of_game
 from engine.kinds import HUMANS
@@ -90,15 +91,22 @@ def on_win_scale(score: float, state: GameState) -> float:
     ENDGAME_SCALE)``: a level bot gains by a hunt that is likely to give it a lead, and a
     leading one loses by a gamble, whatever the size of the armies.
     """
-    monsters = sum(n for kind, n in state._grid.values() if kind != HUMANS)
-    scale = max(SCALE_MIN, SCALE_SHARE * monsters)
-    return SCALE_CEILING * WIN * sharpened(math.tanh(score / scale), state, state.to_move)
+    counts = census(state, state.to_move)
+    scale = max(SCALE_MIN, SCALE_SHARE * (counts.own + counts.other))
+    return SCALE_CEILING * WIN * sharpened(math.tanh(score / scale), counts)
 
 
-def sharpened(value: float, state: GameState, species: Kind) -> float:
-    """A leaf's ``value`` in ``[-1, 1]`` for ``species``; once no humans are left (or only
-    houses bigger than each side's whole army), :data:`ENDGAME_SHARE` of it comes from the
-    material alone, ``tanh(material / ENDGAME_SCALE)`` (see :func:`on_win_scale`)."""
+class Census(NamedTuple):
+    """What the leaf scales need of a board, from one side's view, in one pass."""
+
+    own: int
+    other: int
+    smallest_house: int
+    """Humans in the smallest house (``_FAR``: none left)."""
+
+
+def census(state: GameState, species: Kind) -> Census:
+    """``species``' creatures, the enemy's and the smallest house on ``state``."""
     own = other = 0
     smallest_house = _FAR
     for kind, n in state._grid.values():
@@ -109,10 +117,18 @@ def sharpened(value: float, state: GameState, species: Kind) -> float:
             own += n
         else:
             other += n
+    return Census(own, other, smallest_house)
+
+
+def sharpened(value: float, counts: Census) -> float:
+    """A leaf's ``value`` in ``[-1, 1]`` for the side ``counts`` is from; once no humans are
+    left (or only houses bigger than each side's whole army), :data:`ENDGAME_SHARE` of it
+    comes from the material alone, ``tanh(material / ENDGAME_SCALE)`` (see
+    :func:`on_win_scale`)."""
+    own, other, smallest_house = counts
     if _houses_left(smallest_house, own, other):
         return value
-    material = own - other
-    sharp = math.tanh(material / ENDGAME_SCALE)
+    sharp = math.tanh((own - other) / ENDGAME_SCALE)
     return (1 - ENDGAME_SHARE) * value + ENDGAME_SHARE * sharp
 
 

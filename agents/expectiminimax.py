@@ -28,9 +28,8 @@ from typing import NamedTuple
 import attrs
 
 from agents.candidates import candidate_plies
-from agents.evaluation import DRAW, LOSS, WIN, evaluate, root_bar, sharpened
+from agents.evaluation import DRAW, LOSS, WIN, census, evaluate, root_bar, sharpened
 from engine import GameState, Kind, Ply, end_of_game, find_violation, ply_outcomes, resolve_ply
-from engine.ending import totals
 from engine.movegen import group_moves, random_ply
 from engine.resolution import Battle
 from engine.rules import DEFAULT_RULES, Rules
@@ -109,9 +108,9 @@ def squashed(score: float, state: GameState, contempt: float, species: Kind) -> 
     left, part of the value comes from ``species``' material alone
     (:func:`agents.evaluation.sharpened`).
     """
-    vampires, werewolves = totals(state)
-    scale = max(SQUASH_MIN, SQUASH_SHARE * (vampires + werewolves))
-    return SQUASH_CEILING * WIN * sharpened(math.tanh(score / scale + contempt), state, species)
+    counts = census(state, species)
+    scale = max(SQUASH_MIN, SQUASH_SHARE * (counts.own + counts.other))
+    return SQUASH_CEILING * WIN * sharpened(math.tanh(score / scale + contempt), counts)
 
 
 def cautious(value: float, risk: float) -> float:

@@ -53,6 +53,13 @@ def _step_toward(pos: int, goal: int, n: int, cols: int, table: tuple[int, ...],
     cells that ``n`` creatures enter without a random battle."""
     gx, gy = goal % cols, goal // cols
     own = grid[pos][0]
+    # The straight step (diagonal while both coordinates differ) is the one nearest the goal
+    # by both measures; unless it means a battle, it is the answer.
+    x, y = pos % cols, pos // cols
+    direct = (y + (gy > y) - (gy < y)) * cols + x + (gx > x) - (gx < x)
+    kind, held = grid.get(direct, (0, 0))
+    if not kind or kind == own or (n >= held if kind == HUMANS else 2 * n >= 3 * held):
+        return direct
     best, best_key = table[0], (_FAR, 2, _FAR)
     for cell in table:
         x, y = cell % cols, cell // cols
@@ -205,9 +212,25 @@ def _group_options(
     return [*options[:kept], (stay_score, ())]
 
 
-def _combine(
-    choices: list[tuple[Move, ...]], cols: int, counts: dict[int, int]
-) -> tuple[Move, ...]:
+Prepared = tuple[tuple[Move, ...], int, tuple[tuple[int, int], ...]]
+"""An option ready to combine: its moves, their source cell and the creatures arriving on
+each target cell (``((), -1, ())`` to stay)."""
+
+
+_STAY: Prepared = ((), -1, ())
+
+
+def _prepare(option: tuple[Move, ...], cols: int) -> Prepared:
+    if not option:
+        return _STAY
+    arriving: dict[int, int] = {}
+    for m in option:
+        target = m.ty * cols + m.tx
+        arriving[target] = arriving.get(target, 0) + m.count
+    return option, option[0].y * cols + option[0].x, tuple(arriving.items())
+
+
+def _combine(choices: list[Prepared], counts: dict[int, int]) -> tuple[Move, ...]:
     """The moves of ``choices`` (one per group, in order), dropping any that would conflict.
 
     ``counts`` are the own groups' counts by cell: a group whose cell is a target cannot move
@@ -216,20 +239,16 @@ def _combine(
     sources: set[int] = set()
     arriving: dict[int, int] = {}
     moves: list[Move] = []
-    for option in choices:
-        if not option:
+    for option, source, extra in choices:
+        if not option or source in arriving:
             continue
-        source = option[0].y * cols + option[0].x
-        targets = [m.ty * cols + m.tx for m in option]
-        if source in arriving or any(t in sources for t in targets):
-            continue
-        extra: dict[int, int] = {}
-        for t, m in zip(targets, option, strict=True):
-            extra[t] = extra.get(t, 0) + m.count
-        if any(arriving.get(t, 0) + c + counts.get(t, 0) > MAX_COUNT for t, c in extra.items()):
+        if any(
+            t in sources or arriving.get(t, 0) + c + counts.get(t, 0) > MAX_COUNT
+            for t, c in extra
+        ):
             continue
         sources.add(source)
-        for t, c in extra.items():
+        for t, c in extra:
             arriving[t] = arriving.get(t, 0) + c
         moves.extend(option)
     return tuple(moves)
@@ -260,36 +279,44 @@ def candidate_plies(state: GameState, limit: int = 32) -> list[Ply]:
     per_group = []
     for pos, n in friends:
         others = [g for g in friends if g[0] != pos]
-        per_group.append(
-            _group_options(
-                pos, n, state, grid, own, others, enemies, humans, len(friends) <= FEW_GROUPS
-            )
+        options = _group_options(
+            pos, n, state, grid, own, others, enemies, humans, len(friends) <= FEW_GROUPS
         )
+        per_group.append([(score, _prepare(option, cols)) for score, option in options])
 
-    scored: dict[Ply, float] = {}
-
-    def consider(choice: list[tuple[Move, ...]], score: float) -> None:
-        ply = _combine(choice, cols, own_counts)
-        if ply and score > scored.get(ply, -float(_FAR)):
-            scored[ply] = score
-
+    # Every choice of one option per group with its rough score: every group's best option
+    # together, each variation changing one group's option, each option alone.
+    choices: list[tuple[float, list[Prepared]]] = []
     best = [options[0][1] for options in per_group]
     best_total = sum(options[0][0] for options in per_group)
-    consider(best, best_total)
+    choices.append((best_total, best))
     for g, options in enumerate(per_group):
         for score, option in options[1:]:
             choice = list(best)
             choice[g] = option
-            consider(choice, best_total - options[0][0] + score)
+            choices.append((best_total - options[0][0] + score, choice))
     if len(per_group) > 1:
         for g, options in enumerate(per_group):
             for score, option in options:
-                if option:
-                    choice: list[tuple[Move, ...]] = [()] * len(per_group)
+                if option[0]:
+                    choice = [_STAY] * len(per_group)
                     choice[g] = option
-                    consider(choice, score - 1.0)
-    ranked = sorted(scored.items(), key=lambda item: -item[1])
-    return [ply for ply, _ in ranked[:limit]] or _fallback(state, friends, grid, own)
+                    choices.append((score - 1.0, choice))
+    # Best first (in the order above on a tie); a ply two choices make is ranked by the
+    # better one, so combining stops at ``limit`` distinct plies.
+    choices.sort(key=_rough_score, reverse=True)
+    found: dict[Ply, None] = {}
+    for _, choice in choices:
+        ply = _combine(choice, own_counts)
+        if ply:
+            found[ply] = None
+            if len(found) == limit:
+                break
+    return list(found) or _fallback(state, friends, grid, own)
+
+
+def _rough_score(choice: tuple[float, list[Prepared]]) -> float:
+    return choice[0]
 
 
 def _fallback(state: GameState, friends: list[tuple[int, int]], grid: dict, own: int) -> list[Ply]:

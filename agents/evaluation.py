@@ -6,14 +6,15 @@ A finished game (:func:`engine.end_of_game`) is worth :data:`WIN`, :data:`LOSS` 
 * **material**: own creatures minus the enemy's (what decides the game at the ply limit);
 * **humans within reach**: every group of both sides plans a *tour* of up to
   ``TOUR_LENGTH`` houses, each time heading for the house worth most from where it then is
-  (``humans × HUMAN_DISCOUNT^distance``, among those it can convert: ``count ≥ humans``),
-  and grows by what it converts. The tours *race*: the group arriving first (Chebyshev
-  distance, plus the tour so far; a tie goes to the side to move) takes the house, and a
-  group that arrives too late aims again from where it was. A house taken ``t`` plies from
-  now is worth ``HUMAN_SHARE × humans × HUMAN_DISCOUNT^(t-1)`` to the side that takes it.
-  So a small enemy group that grows on a near house and then reaches a bigger one first
-  counts as taking both, and a tour only shortens when the group moves along it, so the
-  bot commits to a route instead of hovering between two houses;
+  (``humans × HUMAN_DISCOUNT^distance``, the bigger on a tie, among those it can convert:
+  ``count ≥ humans``), and grows by what it converts. The tours *race*: the group arriving
+  first (Chebyshev distance, plus the tour so far; a tie goes to the side to move) takes
+  the house, and a group that arrives too late aims again from where it was. A house
+  taken ``t`` plies from now is worth ``HUMAN_SHARE × humans × HUMAN_DISCOUNT^(t-1)`` to
+  the side that takes it. So a small enemy group that grows on a near house and then
+  reaches a bigger one first counts as taking both, and a tour only shortens when the
+  group moves along it, so the bot commits to a route instead of hovering between two
+  houses;
 * **threats**: a group at least 1.5 times an enemy group (a certain kill) threatens it;
   the side to move strikes first, so its threats at distance 1 count almost in full
   (``STRIKE_SHARE × enemy``), while a threat it cannot carry out now is worth little
@@ -34,6 +35,8 @@ Here and for the hunting pull, a house bigger than each side's whole army (nobod
 convert it for sure) counts as no house.
 """
 
+import functools
+import heapq
 import math
 from typing import NamedTuple
 
@@ -181,7 +184,7 @@ def evaluate(state: GameState, species: Kind) -> float:
     other_total = sum(g[2] for g in theirs)
     score = float(own_total - other_total)
     my_move = state.to_move == species
-    score += _human_term(humans, mine, theirs, my_move)
+    score += _human_term(humans, mine, theirs, my_move, max(state.rows, state.cols))
     smallest_house = min((h for _, _, h in humans), default=_FAR)
     live = _houses_left(smallest_house, own_total, other_total)
     pull = THREAT_SHARE if live else HUNT_SHARE
@@ -191,29 +194,33 @@ def evaluate(state: GameState, species: Kind) -> float:
 
 
 def _human_term(
-    humans: list[Group], mine: list[Group], theirs: list[Group], my_move: bool
+    humans: list[Group], mine: list[Group], theirs: list[Group], my_move: bool, size: int
 ) -> float:
     """The houses each side's groups convert when both sides' tours race (see the module
-    docstring), ours + and theirs −."""
+    docstring), ours + and theirs −, on a board at most ``size`` cells wide or high."""
     if not humans:
         return 0.0
-    left = list(humans)
+    # Biggest first (in their order on a tie), so a racer's search can stop early.
+    left = sorted(humans, key=_size, reverse=True)
     # The side to move's groups come first, so they win a race that ends in a tie.
     movers, waiters = (mine, theirs) if my_move else (theirs, mine)
     sign = 1.0 if my_move else -1.0
     racers = [_Racer(x, y, n, sign) for x, y, n in movers]
     racers += [_Racer(x, y, n, -sign) for x, y, n in waiters]
-    for racer in racers:
-        racer.aim(left)
+    weights = _discounts(size, HUMAN_DISCOUNT)
+    # The next to arrive: the least (arrival, place in the list), so the earlier one on a tie.
+    queue = [(racer.arrival, i) for i, racer in enumerate(racers) if racer.aim(left, weights)]
+    heapq.heapify(queue)
     score = 0.0
-    while True:
-        first = min(racers, key=_arrival)  # the earliest in the list on a tie
-        if first.target is None:
-            return score
+    while queue:
+        index = heapq.heappop(queue)[1]
+        first = racers[index]
         if first.target in left:
             left.remove(first.target)
             score += first.side * first.convert()
-        first.aim(left)
+        if first.aim(left, weights):
+            heapq.heappush(queue, (first.arrival, index))
+    return score
 
 
 class _Racer:
@@ -227,20 +234,31 @@ class _Racer:
         self.target: Group | None = None
         self.arrival = _FAR
 
-    def aim(self, left: list[Group]) -> None:
-        """Head for the house worth most from here (``humans × HUMAN_DISCOUNT^distance``)
-        among those it can convert, or for none once its tour is ``TOUR_LENGTH`` long."""
+    def aim(self, left: list[Group], weights: list[float]) -> bool:
+        """Head for the house worth most from here (``humans × HUMAN_DISCOUNT^distance``,
+        the discount being ``weights[distance]``; the bigger on a tie) among those it can
+        convert, or for none once its tour is ``TOUR_LENGTH`` long; whether it has a house
+        to head for."""
         x, y, n = self.x, self.y, self.n
-        best, self.target, self.arrival = 0.0, None, _FAR
-        if self.taken >= TOUR_LENGTH:
-            return
-        for house in left:
-            hx, hy, h = house
-            if h <= n:
-                d = max(abs(x - hx), abs(y - hy))
-                worth = h * HUMAN_DISCOUNT**d
+        best, target = 0.0, None
+        if self.taken < TOUR_LENGTH:
+            # Biggest first: once a house is no bigger than ``best``, none left can beat it.
+            for house in left:
+                hx, hy, h = house
+                if h <= best:
+                    break
+                if h > n:
+                    continue
+                dx, dy = abs(hx - x), abs(hy - y)
+                worth = h * weights[dx if dx > dy else dy]
                 if worth > best:
-                    best, self.target, self.arrival = worth, house, self.time + d
+                    best, target = worth, house
+        self.target = target
+        if target is None:
+            self.arrival = _FAR
+            return False
+        self.arrival = self.time + max(abs(target[0] - x), abs(target[1] - y))
+        return True
 
     def convert(self) -> float:
         """Take the target house; what it is worth, reached ``arrival`` plies from now."""
@@ -252,8 +270,14 @@ class _Racer:
         return HUMAN_SHARE * h * HUMAN_DISCOUNT ** (self.arrival - 1)
 
 
-def _arrival(racer: _Racer) -> int:
-    return racer.arrival
+def _size(group: Group) -> int:
+    return group[2]
+
+
+@functools.cache
+def _discounts(size: int, discount: float) -> list[float]:
+    """``discount ** d`` for every distance ``d`` on a board ``size`` cells wide or high."""
+    return [discount**d for d in range(size)]
 
 
 def _threat_term(

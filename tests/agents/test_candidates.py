@@ -4,16 +4,17 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from agents.candidates import _arrival_value, candidate_plies
+from agents.candidates import _arrival_value, _step_toward, candidate_plies
 from engine import GameState, apply_ply, end_of_game, find_violation
 from engine.battle import is_certain_win
-from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
+from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES, Kind
 from engine.mapfile import GameMap, load_map
 from engine.mapgen import generate_map
 from engine.movegen import random_ply
+from engine.state import neighbour_table
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 
@@ -131,3 +132,49 @@ def test_a_group_next_to_its_killer_always_has_its_attack(cornered: bool, others
     for width in (WIDTH, DEFAULT_MIN_WIDTH):
         plies = candidate_plies(state, width)
         assert any(attack in [tuple(move) for move in ply] for ply in plies), width
+
+
+def _nearest_step_by_brute_force(state: GameState, pos: int, goal: int, n: int) -> int:
+    """Every neighbour keyed by (Chebyshev distance to goal, random battle, squared
+    distance), the least first; on an exact tie, the first in the neighbour table."""
+    cols, grid = state.cols, state._grid
+    own = grid[pos][0]
+    gx, gy = goal % cols, goal // cols
+
+    def key(cell: int) -> tuple[int, bool, int]:
+        x, y = cell % cols, cell // cols
+        kind, held = grid.get(cell, (0, 0))
+        risky = bool(kind) and kind != own and not is_certain_win(n, held, Kind(kind))
+        return max(abs(x - gx), abs(y - gy)), risky, (x - gx) ** 2 + (y - gy) ** 2
+
+    return min(neighbour_table(state.rows, cols)[pos], key=key)
+
+
+@settings(max_examples=300)
+@given(
+    rows=st.integers(1, 7),
+    cols=st.integers(2, 7),
+    cells=st.lists(
+        st.tuples(st.sampled_from([HUMANS, VAMPIRES, WEREWOLVES]), st.integers(1, 12)),
+        min_size=49,
+        max_size=49,
+    ),
+    occupied=st.lists(st.booleans(), min_size=49, max_size=49),
+    pos=st.integers(0, 48),
+    goal=st.integers(0, 48),
+    share=st.floats(0.01, 1.0),
+)
+def test_a_step_toward_a_goal_is_the_nearest_neighbour_preferring_no_battle(
+    rows, cols, cells, occupied, pos, goal, share
+) -> None:
+    size = rows * cols
+    pos, goal = pos % size, goal % size
+    assume(pos != goal)
+    grid = {c: (int(kind), held) for c, (kind, held) in enumerate(cells[:size]) if occupied[c]}
+    grid[pos] = (int(VAMPIRES), cells[pos][1])
+    state = GameState.trusted(rows, cols, None, 0, grid)
+    n = max(1, round(share * grid[pos][1]))
+    table = neighbour_table(rows, cols)[pos]
+    assert _step_toward(pos, goal, n, cols, table, grid) == _nearest_step_by_brute_force(
+        state, pos, goal, n
+    )

@@ -2,6 +2,9 @@
 
 import math
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from agents import evaluation
 from agents.evaluation import (
     DOOM_DISCOUNT,
@@ -199,3 +202,60 @@ def test_a_root_ply_must_beat_the_best_by_the_tie_margin_unless_the_game_is_deci
         assert root_bar(value) == value + ROOT_TIE
     for decided in (WIN + 3, WIN - 120, LOSS + 120):
         assert root_bar(decided) == decided
+
+
+def _race_as_written(humans, mine, theirs, my_move: bool) -> float:
+    """The race of the module docstring, written plainly: every racer aims at the house worth
+    most to it (``h · HUMAN_DISCOUNT^d``, the bigger on a tie, then the first listed); the
+    earliest arrival (the side to move's racers first on a tie) takes its house or aims again."""
+    movers, waiters = (mine, theirs) if my_move else (theirs, mine)
+    sign = 1.0 if my_move else -1.0
+    racers = [[x, y, n, sign, 0, 0, None] for x, y, n in movers]
+    racers += [[x, y, n, -sign, 0, 0, None] for x, y, n in waiters]
+    left = list(humans)
+
+    def aim(racer) -> None:
+        x, y, n, _, time, taken, _ = racer
+        options = [
+            (h * HUMAN_DISCOUNT ** max(abs(hx - x), abs(hy - y)), h, -i)
+            for i, (hx, hy, h) in enumerate(left)
+            if h <= n
+        ]
+        if taken >= evaluation.TOUR_LENGTH or not options:
+            racer[6] = None
+            return
+        house = left[-max(options)[2]]
+        racer[6] = (time + max(abs(house[0] - x), abs(house[1] - y)), house)
+
+    for racer in racers:
+        aim(racer)
+    score = 0.0
+    while any(racer[6] for racer in racers):
+        racer = min((r for r in racers if r[6]), key=lambda r: r[6][0])
+        arrival, house = racer[6]
+        if house in left:
+            left.remove(house)
+            hx, hy, h = house
+            racer[:6] = [hx, hy, racer[2] + h, racer[3], arrival, racer[5] + 1]
+            score += racer[3] * HUMAN_SHARE * h * HUMAN_DISCOUNT ** (arrival - 1)
+        aim(racer)
+    return score
+
+
+@settings(max_examples=300)
+@given(
+    cells=st.lists(
+        st.tuples(st.sampled_from([HUMANS, VAMPIRES, WEREWOLVES]), st.integers(1, 20)),
+        min_size=1,
+        max_size=30,
+    ),
+    places=st.permutations(range(12 * 12)),
+    my_move=st.booleans(),
+)
+def test_the_race_for_houses_is_the_one_the_docstring_describes(cells, places, my_move) -> None:
+    groups = {V: [], W: [], HUMANS: []}
+    for (kind, count), cell in zip(cells, places, strict=False):
+        groups[kind].append((cell % 12, cell // 12, count))
+    expected = _race_as_written(groups[HUMANS], groups[V], groups[W], my_move)
+    got = evaluation._human_term(groups[HUMANS], groups[V], groups[W], my_move, 12)
+    assert math.isclose(got, expected, rel_tol=1e-12, abs_tol=1e-12)

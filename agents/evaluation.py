@@ -240,7 +240,7 @@ class _Racer:
         convert, or for none once its tour is ``TOUR_LENGTH`` long; whether it has a house
         to head for."""
         x, y, n = self.x, self.y, self.n
-        best, target = 0.0, None
+        best, target, distance = 0.0, None, 0
         if self.taken < TOUR_LENGTH:
             # Biggest first: once a house is no bigger than ``best``, none left can beat it.
             for house in left:
@@ -250,15 +250,13 @@ class _Racer:
                 if h > n:
                     continue
                 dx, dy = abs(hx - x), abs(hy - y)
-                worth = h * weights[dx if dx > dy else dy]
+                d = dx if dx > dy else dy
+                worth = h * weights[d]
                 if worth > best:
-                    best, target = worth, house
+                    best, target, distance = worth, house, d
         self.target = target
-        if target is None:
-            self.arrival = _FAR
-            return False
-        self.arrival = self.time + max(abs(target[0] - x), abs(target[1] - y))
-        return True
+        self.arrival = _FAR if target is None else self.time + distance
+        return target is not None
 
     def convert(self) -> float:
         """Take the target house; what it is worth, reached ``arrival`` plies from now."""

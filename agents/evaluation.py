@@ -9,7 +9,9 @@ A finished game (:func:`engine.end_of_game`) is worth :data:`WIN`, :data:`LOSS` 
   (``humans × HUMAN_DISCOUNT^distance``, the bigger on a tie, among those it can convert:
   ``count ≥ humans``), and grows by what it converts. The tours *race*: the group arriving
   first (Chebyshev distance, plus the tour so far; a tie goes to the side to move) takes
-  the house, and a group that arrives too late aims again from where it was. A house
+  the house, and a group that arrives too late aims again from where it was. So does a
+  group that an enemy group would kill for certain on the house right after it converts
+  (one ``d`` away strikes on its ``d``-th ply): the house stays in the race. A house
   taken ``t`` plies from now is worth ``HUMAN_SHARE × humans × HUMAN_DISCOUNT^(t-1)`` to
   the side that takes it. So a small enemy group that grows on a near house and then
   reaches a bigger one first counts as taking both, and a tour only shortens when the
@@ -68,6 +70,9 @@ DEAD_HOUSES = True
 :func:`sharpened`)."""
 HOUSE_RESCUE = True
 """Whether houses the prey converts in time can save it from a hunter (see :func:`_grown`)."""
+CONTESTED = True
+"""Whether a racer gives up a house where an enemy group would kill it for certain right
+after it converts (see :func:`_held`)."""
 ENDGAME_SHARE = 0.5
 """Once no humans are left, the share of a leaf's value that comes from material alone."""
 ENDGAME_SCALE = 2.0
@@ -211,13 +216,23 @@ def _human_term(
     # The next to arrive: the least (arrival, place in the list), so the earlier one on a tie.
     queue = [(racer.arrival, i) for i, racer in enumerate(racers) if racer.aim(left, weights)]
     heapq.heapify(queue)
+    # Per side: the enemy groups, how many plies later they move, and the biggest of them.
+    contest = {
+        sign: (waiters, 0, max((n for _, _, n in waiters), default=0)),
+        -sign: (movers, 1, max((n for _, _, n in movers), default=0)),
+    }
     score = 0.0
     while queue:
         index = heapq.heappop(queue)[1]
         first = racers[index]
         if first.target in left:
-            left.remove(first.target)
-            score += first.side * first.convert()
+            enemies, slack, biggest = contest[first.side]
+            grown = first.n + first.target[2]
+            if 2 * biggest < 3 * grown or not CONTESTED or _held(first, grown, enemies, slack):
+                left.remove(first.target)
+                score += first.side * first.convert()
+            else:
+                first.barred += (first.target,)
         if first.aim(left, weights):
             heapq.heappush(queue, (first.arrival, index))
     return score
@@ -226,13 +241,15 @@ def _human_term(
 class _Racer:
     """A group on its tour: where it is, how many, when it got there, where it goes next."""
 
-    __slots__ = ("arrival", "n", "side", "taken", "target", "time", "x", "y")
+    __slots__ = ("arrival", "barred", "n", "side", "taken", "target", "time", "x", "y")
 
     def __init__(self, x: int, y: int, n: int, side: float) -> None:
         self.x, self.y, self.n, self.side = x, y, n, side
         self.time = self.taken = 0
         self.target: Group | None = None
         self.arrival = _FAR
+        self.barred: tuple[Group, ...] = ()
+        """Houses it would lose at once to an enemy group (see :func:`_held`)."""
 
     def aim(self, left: list[Group], weights: list[float]) -> bool:
         """Head for the house worth most from here (``humans × HUMAN_DISCOUNT^distance``,
@@ -240,6 +257,7 @@ class _Racer:
         convert, or for none once its tour is ``TOUR_LENGTH`` long; whether it has a house
         to head for."""
         x, y, n = self.x, self.y, self.n
+        barred = self.barred
         best, target, distance = 0.0, None, 0
         if self.taken < TOUR_LENGTH:
             # Biggest first: once a house is no bigger than ``best``, none left can beat it.
@@ -247,7 +265,7 @@ class _Racer:
                 hx, hy, h = house
                 if h <= best:
                     break
-                if h > n:
+                if h > n or (barred and house in barred):
                     continue
                 dx, dy = abs(hx - x), abs(hy - y)
                 d = dx if dx > dy else dy
@@ -266,6 +284,21 @@ class _Racer:
         self.time = self.arrival
         self.taken += 1
         return HUMAN_SHARE * h * HUMAN_DISCOUNT ** (self.arrival - 1)
+
+
+def _held(racer: _Racer, grown: int, enemies: list[Group], slack: int) -> bool:
+    """Whether ``racer`` keeps the house it is about to convert: no enemy group kills the
+    ``grown`` group (the racer and the house's humans) for certain on its next ply. An
+    enemy ``d`` away strikes on its ``d``-th ply; it moves right after the racer's
+    ``arrival``-th ply if the racer's side moves first (``slack`` 0), one ply later
+    otherwise (``slack`` 1)."""
+    assert racer.target is not None
+    hx, hy, _ = racer.target
+    reach = racer.arrival + slack
+    for x, y, m in enemies:
+        if 2 * m >= 3 * grown and abs(x - hx) <= reach and abs(y - hy) <= reach:
+            return False
+    return True
 
 
 def _size(group: Group) -> int:

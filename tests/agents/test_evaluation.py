@@ -87,6 +87,20 @@ def test_an_enemy_group_that_grows_on_a_near_house_first_wins_the_race_to_a_bigg
     assert math.isclose(evaluate(_state(cells, cols=12), V), 8 - 6 + ours)
 
 
+def test_a_house_whose_converter_an_enemy_group_would_kill_at_once_goes_to_that_group():
+    # testmap-5x9: our 2 is one ply from the middle house, so is their 5. Converting, we
+    # would be 3 next to 5, a certain kill, so the house is theirs, a ply from now.
+    house, ours = [(4, 2, 1)], [(5, 3, 2)]
+    race = evaluation._human_term
+    assert race(house, ours, [(3, 2, 5)], True, 9) == -HUMAN_SHARE
+    # Two plies off, their 5 comes too late when we move first...
+    assert race(house, ours, [(2, 2, 5)], True, 9) == HUMAN_SHARE
+    # ...but not when they do: they strike right after our first ply, then take the house.
+    assert race(house, ours, [(2, 2, 5)], False, 9) == -HUMAN_SHARE * HUMAN_DISCOUNT
+    # A 4 cannot kill our grown 3 for certain: the house stays ours.
+    assert race(house, ours, [(3, 2, 4)], True, 9) == HUMAN_SHARE
+
+
 def test_a_group_no_friend_can_reach_in_time_is_counted_as_prey():
     # A werewolf 6 hunts a vampire 3 three cells away. With a vampire 2 four cells from it
     # (they meet in 2 plies, before the strike; 5 ≥ 6/1.5) the 3 is safe; eight cells
@@ -207,25 +221,36 @@ def test_a_root_ply_must_beat_the_best_by_the_tie_margin_unless_the_game_is_deci
 def _race_as_written(humans, mine, theirs, my_move: bool) -> float:
     """The race of the module docstring, written plainly: every racer aims at the house worth
     most to it (``h · HUMAN_DISCOUNT^d``, the bigger on a tie, then the first listed); the
-    earliest arrival (the side to move's racers first on a tie) takes its house or aims again."""
+    earliest arrival (the side to move's racers first on a tie) takes its house, unless an
+    enemy group that kills it there for certain strikes right after; then it aims again."""
     movers, waiters = (mine, theirs) if my_move else (theirs, mine)
     sign = 1.0 if my_move else -1.0
-    racers = [[x, y, n, sign, 0, 0, None] for x, y, n in movers]
-    racers += [[x, y, n, -sign, 0, 0, None] for x, y, n in waiters]
+    racers = [[x, y, n, sign, 0, 0, None, []] for x, y, n in movers]
+    racers += [[x, y, n, -sign, 0, 0, None, []] for x, y, n in waiters]
     left = list(humans)
 
     def aim(racer) -> None:
-        x, y, n, _, time, taken, _ = racer
+        x, y, n, _, time, taken, _, barred = racer
         options = [
             (h * HUMAN_DISCOUNT ** max(abs(hx - x), abs(hy - y)), h, -i)
             for i, (hx, hy, h) in enumerate(left)
-            if h <= n
+            if h <= n and (hx, hy, h) not in barred
         ]
         if taken >= evaluation.TOUR_LENGTH or not options:
             racer[6] = None
             return
         house = left[-max(options)[2]]
         racer[6] = (time + max(abs(house[0] - x), abs(house[1] - y)), house)
+
+    def lost(racer, arrival, house) -> bool:
+        # The enemy moves after the racer's arrival-th ply: its arrival-th if the racer's
+        # side moves first, its (arrival + 1)-th otherwise; a group d away strikes on its d-th.
+        enemies, strikes_by = (waiters, arrival) if racer[3] == sign else (movers, arrival + 1)
+        hx, hy, h = house
+        return any(
+            2 * m >= 3 * (racer[2] + h) and max(abs(x - hx), abs(y - hy)) <= strikes_by
+            for x, y, m in enemies
+        )
 
     for racer in racers:
         aim(racer)
@@ -234,10 +259,13 @@ def _race_as_written(humans, mine, theirs, my_move: bool) -> float:
         racer = min((r for r in racers if r[6]), key=lambda r: r[6][0])
         arrival, house = racer[6]
         if house in left:
-            left.remove(house)
-            hx, hy, h = house
-            racer[:6] = [hx, hy, racer[2] + h, racer[3], arrival, racer[5] + 1]
-            score += racer[3] * HUMAN_SHARE * h * HUMAN_DISCOUNT ** (arrival - 1)
+            if lost(racer, arrival, house):
+                racer[7].append(house)
+            else:
+                left.remove(house)
+                hx, hy, h = house
+                racer[:6] = [hx, hy, racer[2] + h, racer[3], arrival, racer[5] + 1]
+                score += racer[3] * HUMAN_SHARE * h * HUMAN_DISCOUNT ** (arrival - 1)
         aim(racer)
     return score
 

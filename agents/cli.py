@@ -13,6 +13,7 @@ from typing import Any
 
 from agents.client import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIME_BUDGET, play_blocking
 from agents.registry import BOTS, make_agent
+from server.argtypes import port_number
 from server.protocol import ProtocolError
 
 log = logging.getLogger(__name__)
@@ -25,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "host", nargs="?", default=DEFAULT_HOST, help="server (default %(default)s)"
     )
     parser.add_argument(
-        "port", nargs="?", type=int, default=DEFAULT_PORT, help="port (default %(default)s)"
+        "port", nargs="?", type=port_number, default=DEFAULT_PORT, help="port (default %(default)s)"
     )
     parser.add_argument("--name", default=None, help="name sent in NME (default: the bot's)")
     parser.add_argument(

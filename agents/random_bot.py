@@ -1,4 +1,4 @@
-"""``random``: a uniformly random legal ply (with splits), from engine.movegen."""
+"""``random``: a random legal ply (groups move at random, some split), from engine.movegen."""
 
 import random
 

@@ -6,7 +6,7 @@ from typing import Any
 from agents.base import Agent
 
 BOTS: dict[str, tuple[str, str]] = {
-    "random": ("agents.random_bot", "uniformly random legal plies"),
+    "random": ("agents.random_bot", "random legal plies"),
     "greedy": ("agents.greedy", "one-step lookahead on a simple score"),
     "alphabeta": ("agents.alphabeta", "iterative-deepening alpha-beta, battles by expectation"),
     "expectiminimax": ("agents.expectiminimax", "alpha-beta with exact chance nodes"),

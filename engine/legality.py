@@ -17,7 +17,7 @@ class Rule(Enum):
     ZERO_COUNT = (2, "every move must move at least one creature")
     NOT_OWN_CELL = (3, "the source cell must hold the mover's species")
     TOO_FEW = (3, "the source cell holds fewer creatures than the move sends")
-    OFF_GRID = (4, "both cells of a move must lie inside the grid")
+    OFF_GRID = (4, "the target must lie inside the grid")
     NOT_ADJACENT = (4, "the target must be one of the 8 neighbours of the source")
     SOURCE_IS_TARGET = (5, "no cell may be both a source and a target in one ply")
     OVERCOMMITTED = (6, "the moves leaving a cell send more creatures than it holds")
@@ -79,7 +79,10 @@ def find_violation(
             return IllegalPly(Rule.ZERO_COUNT, move, f"move {move!r} sends {count} creatures")
         if not (0 <= x < cols and 0 <= y < rows):
             return IllegalPly(
-                Rule.OFF_GRID, move, f"source ({x},{y}) is outside the {rows} × {cols} grid"
+                Rule.NOT_OWN_CELL,
+                move,
+                f"source ({x},{y}) is outside the {rows} × {cols} grid, so it holds no"
+                f" {species.name.lower()}",
             )
         source = y * cols + x
         kind, held = grid.get(source, (0, 0))

@@ -18,6 +18,9 @@ Group = tuple[int, int, int]
 """``(x, y, count)``."""
 
 BOM = "\ufeff"
+MAX_CELLS = 255
+"""Non-empty cells a map may have: the protocol's MAP lists them with a one-byte count,
+so a map holds at most 253 human houses besides the two starts."""
 ATTRIBUTES = {
     "Map": ("Rows", "Columns"),
     "Humans": ("X", "Y", "Count"),
@@ -162,6 +165,8 @@ def parse_map(data: bytes | str, source: str = "<map>") -> GameMap:
     reader = _Reader(source)
     try:
         reader.parser.Parse(data, True)
+    except LookupError as error:  # encoding="bogus" in the XML declaration
+        raise MapFileError(source, f"not readable XML: {error}") from None
     except xml.parsers.expat.ExpatError as error:
         reason = xml.parsers.expat.ErrorString(error.code)
         raise MapFileError(source, f"not well-formed XML: {reason}", line=error.lineno) from None
@@ -173,7 +178,7 @@ def parse_map(data: bytes | str, source: str = "<map>") -> GameMap:
         if name not in reader.species:
             raise MapFileError(source, f"no <{name}> element: a map needs exactly one")
     rows, cols = reader.size
-    return GameMap(
+    game_map = GameMap(
         rows,
         cols,
         tuple(reader.humans),
@@ -181,6 +186,19 @@ def parse_map(data: bytes | str, source: str = "<map>") -> GameMap:
         reader.species["Werewolves"],
         Path(source).stem if source != "<map>" else "",
     )
+    check_sendable(game_map, source)
+    return game_map
+
+
+def check_sendable(game_map: GameMap, source: str = "<map>") -> None:
+    """:class:`MapFileError` unless the protocol can send the map (:data:`MAX_CELLS`)."""
+    houses = len(game_map.humans)
+    if houses + 2 > MAX_CELLS:
+        raise MapFileError(
+            source,
+            f"{houses} <Humans> elements: the protocol's MAP message counts the non-empty"
+            f" cells in one byte, so a map holds at most {MAX_CELLS - 2} houses",
+        )
 
 
 def load_map(path: str | Path) -> GameMap:

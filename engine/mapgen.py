@@ -7,7 +7,7 @@
 
 import random
 
-from engine.mapfile import GameMap
+from engine.mapfile import MAX_CELLS, GameMap
 from engine.state import MAX_SIDE
 
 
@@ -22,6 +22,11 @@ def generate_map(width: int, height: int, homes: int, seed: int | None = None) -
         raise ValueError(f"width and height must be 1..{MAX_SIDE}, got {width} × {height}")
     if homes < 0:
         raise ValueError(f"homes must be 0 or more, got {homes}")
+    if 2 * homes + 2 > MAX_CELLS:
+        raise ValueError(
+            f"at most {(MAX_CELLS - 2) // 2} homes: the protocol's MAP message counts the"
+            f" non-empty cells in one byte, and {homes} homes make {2 * homes + 2}"
+        )
     half = [
         (x, y)
         for x in range((width + 1) // 2)

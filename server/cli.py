@@ -8,10 +8,11 @@ can fix (a bad map file, a port in use…) are printed as one line, never a trac
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("map", "serve", "match", "agent", "log", "bench")
+COMMAND_MODULES = ("map", "serve", "match", "agent", "log")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,13 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"server.commands.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"server.commands.{name}":
-                raise
-            continue
-        module.register(subparsers)
+        importlib.import_module(f"server.commands.{name}").register(subparsers)
     return parser
 
 
@@ -45,6 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("vvw: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`vvw log show … | head`): no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

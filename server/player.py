@@ -94,9 +94,14 @@ class Player:
                         self.on_frame(self, "in", message, encode(message))
                     self.events_in.send_nowait(Received(message, now))
         except ProtocolError as error:
+            now = _now()
+            for message in error.decoded:  # a MOV that came whole before the garbage counts
+                if self.on_frame is not None:
+                    self.on_frame(self, "in", message, encode(message))
+                self.events_in.send_nowait(Received(message, now))
             if self.on_frame is not None:
                 self.on_frame(self, "in", None, error.data)
-            event = Garbled(error, _now())
+            event = Garbled(error, now)
         self.closed = event
         self.events_in.send_nowait(event)
         self.reader_done.set()

@@ -140,6 +140,8 @@ class ProtocolError(Exception):
         self.offset = offset
         self.data = bytes(data)
         self.reason = reason
+        self.decoded: tuple[Message, ...] = ()
+        """The complete messages that came before the bad bytes in the same ``feed``."""
         super().__init__(str(self))
 
     def __str__(self) -> str:
@@ -189,7 +191,8 @@ class Decoder:
 
     ``accept`` is the set of commands allowed in this direction (``FROM_BOT``,
     ``FROM_SERVER``; ``None`` for all). Garbage raises :class:`ProtocolError` as soon as
-    its three bytes are in; after that the decoder is poisoned and raises it again.
+    its three bytes are in (its ``decoded`` holds the complete messages before it in the
+    same ``feed``); after that the decoder is poisoned and raises it again.
     """
 
     def __init__(self, accept: frozenset[str] | None = None) -> None:
@@ -241,6 +244,7 @@ class Decoder:
                 messages.append(_build(command, bytes(buffer[body_start:end])))
                 start = end
         except ProtocolError as error:
+            error.decoded = tuple(messages)
             self._error = error
             raise
         finally:
@@ -255,11 +259,11 @@ class Decoder:
             raise self._error
         if self._buffer:
             command = bytes(self._buffer[:3])
-            name = command.decode("ascii", "replace") if len(command) == 3 else "message"
+            name = command.decode("ascii", "replace") + " " if len(command) == 3 else ""
             error = ProtocolError(
                 self._consumed,
                 bytes(self._buffer),
-                f"connection closed in the middle of a {name} message"
+                f"connection closed in the middle of a {name}message"
                 f" ({len(self._buffer)} bytes received)",
             )
             self._error = error

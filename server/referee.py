@@ -22,6 +22,9 @@ from server.updates import ply_cells, update_cells
 log = logging.getLogger(__name__)
 
 
+MAX_UPDATE_CELLS = 255
+"""Cells one UPD can list (its count is one byte): a ply that would need more loses."""
+
 ABORT_GOODBYE = 2.0
 """Seconds to say END/BYE when the server is stopped (a bot may not be reading)."""
 
@@ -86,11 +89,18 @@ async def play_game(
                     except IllegalPly as error:
                         raise _Over(_other(mover), Termination.ILLEGAL_PLY,
                                     f"{player.label}: {_illegal_text(error)}") from None
+                    touched = ply_cells(moves)
+                    listed = len(set(touched).union(last_cells[_other(mover)]))
+                    if listed > MAX_UPDATE_CELLS:
+                        raise _Over(_other(mover), Termination.ILLEGAL_PLY,
+                                    f"{player.label}: the UPD after this ply would list {listed}"
+                                    f" cells, and UPD counts them in one byte (at most"
+                                    f" {MAX_UPDATE_CELLS}); a ply may touch fewer cells")
                     result = apply_ply(state, moves, rng, settings.rules, check=False)
                     state = result[0]
                     if transcript is not None:
                         transcript.ply(mover, moves, state, result[1])
-                    last_cells[mover] = ply_cells(moves)
+                    last_cells[mover] = touched
                 end = end_of_game(state, settings.rules)
                 if end is not None:
                     raise _Over(end.winner, Termination(end.reason.value), end.reason.value)

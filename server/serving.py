@@ -15,7 +15,7 @@ from pathlib import Path
 import trio
 
 from engine import Kind
-from engine.mapfile import GameMap
+from engine.mapfile import GameMap, check_sendable
 from server.player import Closed, SendFailed
 from server.referee import ABORT_GOODBYE
 from server.result import GameResult
@@ -78,13 +78,19 @@ async def serve(
     host: str = "127.0.0.1",
     port: int = 5555,
     games: int = 1,
+    first_game: int = 1,
     transcript_dir: Path | None = None,
     keep_all_transcripts: bool = False,
     on_result: Callable[[GameResult], None] | None = None,
     on_seated: Callable[[Kind, str], None] | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> list[GameResult]:
-    """Serve ``games`` games on ``host:port``; the results, in order."""
+    """Serve ``games`` games on ``host:port``; the results, in order.
+
+    Games are numbered from ``first_game`` in transcript names (``vvw match`` serves one
+    game at a time and gives each its number in the match).
+    """
+    check_sendable(game_map, game_map.name or "<map>")  # MapFileError: MAP could not say it
     listeners = await trio.open_tcp_listeners(port, host=host)  # OSError if the port is taken
     from server.lobby import admit, connected, greet  # written alongside; imported late
     from server.referee import play_game
@@ -160,7 +166,7 @@ async def serve(
     async with trio.open_nursery() as nursery:
         await nursery.start(trio.serve_listeners, handle, listeners)
         task_status.started(listeners[0].socket.getsockname()[1])
-        for number in range(1, games + 1):
+        for number in range(first_game, first_game + games):
             await table.full.wait()
             vampires, werewolves = sorted(table.seated, key=lambda player: player.species)
             transcript = None

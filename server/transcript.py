@@ -43,13 +43,26 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def _create_new(path: Path) -> tuple[Path, IO[str]]:
+    """Open a file that did not exist: ``path``, else ``path`` with ``-2``, ``-3``… added."""
+    candidate, number = path, 1
+    while True:
+        try:
+            return candidate, candidate.open("x", encoding="utf-8")
+        except FileExistsError:
+            number += 1
+            candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+
+
 class Transcript:
-    """Writes one game's lines to ``path`` (created with its folder)."""
+    """Writes one game's lines to ``path`` (created with its folder), or next to it.
+
+    An existing file is never overwritten: a name already taken gets ``-2``, ``-3``…
+    """
 
     def __init__(self, path: Path) -> None:
-        self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: IO[str] | None = path.open("w", encoding="utf-8")
+        self.path, self._file = _create_new(path)
         self._start = time.monotonic()
         self.early_frames: list[tuple] = []
         """Frames from before the game, ``(side, time, dir, message, raw)``: written after
@@ -144,6 +157,10 @@ class Transcript:
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / self.path.name
         if target.resolve() != self.path.resolve():
+            number = 1
+            while target.exists():  # never replace another game's transcript
+                number += 1
+                target = folder / f"{self.path.stem}-{number}{self.path.suffix}"
             os.replace(self.path, target)
             self.path = target
         return self.path

@@ -66,6 +66,7 @@ async def play_one(
     log_dir: Path,
     transcript_dir: Path | None,
     keep: bool,
+    number: int = 1,
 ) -> GameResult:
     """One game: serve on a free port, start bot 1, once it is seated start bot 2."""
     from server.serving import serve
@@ -83,6 +84,7 @@ async def play_one(
                         game_map,
                         settings,
                         port=0,
+                        first_game=number,
                         transcript_dir=transcript_dir,
                         keep_all_transcripts=keep,
                         on_seated=lambda k, _n: seated[k].set(),
@@ -163,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
             specs = (args.bot1, args.bot2) if number % 2 else (args.bot2, args.bot1)
             log_dir = run_dir / f"game{number:03d}"
             result = await play_one(
-                game_map, settings, specs, log_dir, args.transcript, args.keep_transcripts
+                game_map, settings, specs, log_dir, args.transcript, args.keep_transcripts, number
             )
             results.append(result)
             print(f"game {number}: {_describe(result)}", flush=True)

@@ -10,6 +10,7 @@ import trio
 from engine import Rules
 from engine.mapfile import GameMap, MapFileError, load_map
 from engine.rules import Variant
+from server.argtypes import port_number, positive_float, positive_int
 from server.result import GameResult
 from server.settings import OnTimeout, Settings
 
@@ -17,12 +18,28 @@ from server.settings import OnTimeout, Settings
 def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
     """The game settings shared by ``serve`` and ``match``."""
     parser.add_argument("--map", required=True, help="map file (.xml)")
-    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
-    parser.add_argument("--move-time", type=float, default=2.0, help="seconds per reply")
-    parser.add_argument("--on-timeout", choices=["skip", "forfeit"], default="skip")
-    parser.add_argument("--ply-limit", type=int, default=200)
-    parser.add_argument("--game-time", type=float, default=300.0, help="seconds per game")
-    parser.add_argument("--variant", choices=["server", "spec"], default="server")
+    parser.add_argument("--games", type=positive_int, default=1, help="games to play (default 1)")
+    parser.add_argument(
+        "--move-time", type=positive_float, default=2.0, help="seconds per reply (default 2)"
+    )
+    parser.add_argument(
+        "--on-timeout",
+        choices=["skip", "forfeit"],
+        default="skip",
+        help="a bot with no MOV in time: skips its turn (default, as the course server) or loses",
+    )
+    parser.add_argument(
+        "--ply-limit", type=positive_int, default=200, help="plies per game (default 200)"
+    )
+    parser.add_argument(
+        "--game-time", type=positive_float, default=300.0, help="seconds per game (default 300)"
+    )
+    parser.add_argument(
+        "--variant",
+        choices=["server", "spec"],
+        default="server",
+        help="battle rules: the course server's (default) or the specification's reading",
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed of the random battles")
     parser.add_argument(
         "--transcript",
@@ -59,7 +76,8 @@ def tally(results: list[GameResult]) -> str:
     counts = collections.Counter(
         "draw" if r.winner is None else r.winner.name.lower() for r in results
     )
-    return f"{len(results)} games: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    games = "1 game" if len(results) == 1 else f"{len(results)} games"
+    return f"{games}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
 
 
 def os_error_in(error: BaseException) -> OSError | None:
@@ -123,6 +141,8 @@ def run(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("serve", help="serve games to two bots over TCP")
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=5555)
+    parser.add_argument(
+        "--port", type=port_number, default=5555, help="TCP port (default 5555; 0: any free one)"
+    )
     add_settings_arguments(parser)
     parser.set_defaults(func=run)

@@ -70,13 +70,16 @@ def test_rule_3_a_move_may_send_the_whole_group_but_not_one_more() -> None:
         Move(0, 0, 1, 0, -1),
         Move(0, 0, 1, -1, -1),
         Move(2, 2, 1, 2, 4),
-        Move(-1, 0, 1, 0, 0),
-        Move(5, 0, 1, 4, 0),
-        Move(0, 4, 1, 0, 3),
     ],
 )
-def test_rule_4_both_cells_must_lie_inside_the_grid(move: Move) -> None:
+def test_rule_4_the_target_must_lie_inside_the_grid(move: Move) -> None:
     assert_breaks(BOARD, Rule.OFF_GRID, move, move)
+
+
+@pytest.mark.parametrize("move", [Move(-1, 0, 1, 0, 0), Move(5, 0, 1, 4, 0), Move(0, 4, 1, 0, 3)])
+def test_rule_3_a_source_outside_the_grid_holds_nothing(move: Move) -> None:
+    assert_breaks(BOARD, Rule.NOT_OWN_CELL, move, move)
+    assert "is outside the" in str(find_violation(BOARD, [move]))
 
 
 def test_rule_4_the_last_row_and_column_are_inside() -> None:

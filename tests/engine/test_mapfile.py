@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import HUMANS, VAMPIRES, WEREWOLVES
-from engine.mapfile import GameMap, MapFileError, dump_map, load_map, parse_map, save_map
+from engine.mapfile import MAX_CELLS, GameMap, MapFileError, dump_map, load_map, parse_map, save_map
 from engine.mapgen import generate_map
 from tests.engine.conftest import OFFICIAL_MAPS, OUR_MAPS
 
@@ -329,3 +329,34 @@ def test_arbitrary_bytes_give_a_map_or_a_map_file_error(data: bytes | str) -> No
         parse_map(data)
     except MapFileError as error:
         assert "\n" not in str(error)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=20))
+def test_any_declared_encoding_gives_a_map_or_a_map_file_error(encoding: str) -> None:
+    data = f'<?xml version="1.0" encoding="{encoding}"?>\n<Map Rows="3" Columns="4">'
+    try:
+        parse_map(data + SPECIES + "</Map>", "x.xml")
+    except MapFileError as error:
+        assert str(error).startswith("x.xml")
+
+
+def test_an_unknown_encoding_is_one_clear_error() -> None:
+    data = b'<?xml version="1.0" encoding="latin-9x"?><Map Rows="3" Columns="4"/>'
+    reason = "not readable XML: unknown encoding: latin-9x"
+    with pytest.raises(MapFileError, match=rf"^x.xml: {reason}$"):
+        parse_map(data, "x.xml")
+
+
+def _houses(count: int) -> str:
+    """A 20 × 20 map with ``count`` one-human houses and the two starts on the last row."""
+    humans = "".join(f'<Humans X="{i % 20}" Y="{i // 20}" Count="1"/>' for i in range(count))
+    starts = '<Vampires X="19" Y="19" Count="3"/><Werewolves X="18" Y="19" Count="3"/>'
+    return f'<Map Rows="20" Columns="20">{humans}{starts}</Map>'
+
+
+def test_a_map_holds_at_most_the_255_cells_map_can_list() -> None:
+    assert len(parse_map(_houses(MAX_CELLS - 2)).humans) == 253
+    too_many = r"^x.xml: 254 <Humans> elements: .* at most 253 houses$"
+    with pytest.raises(MapFileError, match=too_many):
+        parse_map(_houses(MAX_CELLS - 1), "x.xml")

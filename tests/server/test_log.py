@@ -1,5 +1,7 @@
 """``vvw log show`` renders a transcript written by :class:`Transcript`."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 from engine import Kind
@@ -62,3 +64,24 @@ def test_log_show_writes_each_move_as_source_target_and_count() -> None:
     line = {"type": "ply", "ply_number": 3, "side": "vampires", "moves": [[2, 1, 7, 3, 2]]}
     lines = render([line])
     assert any("(2,1)->(3,2) x7" in text for text in lines), lines
+
+
+def test_log_show_into_a_pipe_closed_early_ends_quietly(tmp_path):
+    # `vvw log show FILE | head`: head leaves, the next write breaks the pipe.
+    path = tmp_path / "long.jsonl"
+    transcript = Transcript(path)
+    transcript.header("tiny.xml", Settings(), seed=7)
+    for _ in range(5000):
+        transcript.frame(Kind.VAMPIRES, "in", Nme(b"alice"), encode(Nme(b"alice")))
+    transcript.close()
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "log", "show", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert reader.stdout is not None and reader.stderr is not None
+    assert reader.stdout.readline().startswith(b"game on tiny.xml")
+    reader.stdout.close()
+    errors = reader.stderr.read()
+    assert reader.wait(timeout=60) == 141
+    assert b"Traceback" not in errors

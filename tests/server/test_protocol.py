@@ -73,6 +73,20 @@ def test_an_unknown_command_is_reported_with_its_offset() -> None:
     assert "XYZ" in caught.value.reason
 
 
+def test_the_messages_before_garbage_come_with_the_error() -> None:
+    move = Mov(((4, 3, 4, 3, 2),))
+    with pytest.raises(ProtocolError) as caught:
+        Decoder(FROM_BOT).feed(encode(Nme(b"a")) + encode(move) + b"XYZ")
+    assert caught.value.decoded == (Nme(b"a"), move)
+
+
+def test_a_stream_cut_inside_the_command_says_so_plainly() -> None:
+    decoder = Decoder(FROM_BOT)
+    assert decoder.feed(b"MO") == []
+    with pytest.raises(ProtocolError, match=r"^connection closed in the middle of a message \(2 "):
+        decoder.close()
+
+
 def test_a_server_command_from_a_bot_is_unexpected() -> None:
     with pytest.raises(ProtocolError, match="unexpected command"):
         Decoder(FROM_BOT).feed(encode(End()))

@@ -212,6 +212,46 @@ async def test_garbage_out_of_turn_is_a_protocol_error_at_its_next_turn(autojump
     _said_goodbye(*bots)
 
 
+async def test_a_whole_mov_before_garbage_is_played_and_the_garbage_loses_next_turn():
+    # One write: the werewolves' first MOV, then bytes that are no message. The MOV is
+    # their ply 2; the garbage costs them the game at their next turn, not before.
+    result, bots = await _game(shuffle_back, scripted({0: mov((2, 3, 3, 1, 3)) + b"XYZ"}))
+    assert (result.winner, result.termination, result.plies) == (V, Termination.PROTOCOL_ERROR, 3)
+    assert result.detail.startswith("wolf (b): unknown command")
+    both_plies = ((5, 3, 0, 3, 0), (5, 4, 0, 0, 0), (1, 3, 0, 0, 3), (2, 3, 0, 0, 0))
+    assert Upd(both_plies) in bots[0].received
+    _said_goodbye(*bots)
+
+
+def spread(state, turn: int) -> bytes:
+    """Every vampire group scatters over its empty neighbours (a group per creature at most)."""
+    free = {(x, y) for y in range(state.rows) for x in range(state.cols)}
+    free -= {(x, y) for x, y, _ in state.groups(V) + state.groups(W)}
+    moves = []
+    for x, y, count in state.groups(V):
+        near = sorted(c for c in free if max(abs(c[0] - x), abs(c[1] - y)) == 1)[:count]
+        shares = [count // len(near) + (i < count % len(near)) for i in range(len(near))]
+        for (tx, ty), share in zip(near, shares, strict=True):
+            moves.append((x, y, share, tx, ty))
+            free.discard((tx, ty))
+    return mov(*moves)
+
+
+async def test_a_ply_whose_update_cannot_be_sent_loses():
+    # UPD counts its cells in one byte. Scattering 200 vampires soon touches more than
+    # 255 cells in one ply (sources and targets): that ply loses, and the game ends cleanly.
+    wide = GameMap(30, 30, (), (15, 15, 200), (0, 0, 3), name="wide")
+    wolf = lambda s, t: mov((0, 0, 3, 0, 1)) if t % 2 == 0 else mov((0, 1, 3, 0, 0))  # noqa: E731
+    result, bots = await _game(spread, wolf, game_map=wide)
+    assert (result.winner, result.termination) == (W, Termination.ILLEGAL_PLY)
+    assert result.detail.startswith("vamp (a): the UPD after this ply would list ")
+    assert "cells, and UPD counts them in one byte (at most 255)" in result.detail
+    listed = int(result.detail.split("would list ")[1].split()[0])
+    assert listed > 255
+    assert all(len(m.cells) <= 255 for m in bots[1].received if isinstance(m, Upd))
+    _said_goodbye(*bots)
+
+
 async def test_server_message_from_a_bot_is_a_protocol_error():
     result, bots = await _game(scripted({0: encode(End())}), shuffle)
     assert (result.winner, result.termination, result.plies) == (W, Termination.PROTOCOL_ERROR, 0)

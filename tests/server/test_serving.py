@@ -3,13 +3,39 @@
 import re
 import socket
 
+import pytest
+
+from engine.mapfile import GameMap, MapFileError
 from server.cli import main
-from server.serving import transcript_name
+from server.serving import serve, transcript_name
+from server.settings import Settings
+from server.transcript import Transcript
 
 
 def test_transcript_name_has_date_number_and_safe_names():
     name = transcript_name(3, ("alice bot", "b/o/b"))
     assert re.fullmatch(r"\d{8}-\d{6}-game003-alice_bot-b_o_b\.jsonl", name)
+
+
+def test_a_transcript_never_replaces_another(tmp_path):
+    first = Transcript(tmp_path / "game.jsonl")
+    first.write("note", text="first")
+    second = Transcript(tmp_path / "game.jsonl")
+    third = Transcript(tmp_path / "game.jsonl")
+    for transcript in (first, second, third):
+        transcript.close()
+    assert [t.path.name for t in (first, second, third)] == [
+        "game.jsonl", "game-2.jsonl", "game-3.jsonl"]
+    assert "first" in (tmp_path / "game.jsonl").read_text()
+    elsewhere = Transcript(tmp_path / "other" / "game.jsonl")
+    assert elsewhere.keep_in(tmp_path).name == "game-4.jsonl"
+
+
+async def test_serve_refuses_a_map_the_protocol_cannot_send():
+    houses = tuple((i % 20, i // 20, 1) for i in range(254))
+    crowded = GameMap(20, 20, houses, (19, 19, 3), (18, 19, 3), name="crowded")
+    with pytest.raises(MapFileError, match=r"^crowded: 254 <Humans> elements"):
+        await serve(crowded, Settings(), port=0)
 
 
 def test_serve_bad_map_is_one_line_and_exit_2(tmp_path, capsys):
@@ -18,6 +44,24 @@ def test_serve_bad_map_is_one_line_and_exit_2(tmp_path, capsys):
     assert main(["serve", "--map", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "bad map" in err
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "says"),
+    [
+        ("--ply-limit", "0", "argument --ply-limit: 0 is below 1"),
+        ("--games", "two", "argument --games: 'two' is not a whole number"),
+        ("--move-time", "-1", "argument --move-time: -1 is not a number of seconds above 0"),
+        ("--game-time", "nan", "argument --game-time: nan is not a number of seconds above 0"),
+        ("--port", "99999", "argument --port: 99999 is not a port number (0..65535)"),
+    ],
+)
+def test_serve_checks_its_numbers_when_it_reads_them(option, value, says, capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--map", "maps/thetrap.xml", option, value])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.endswith(f"vvw serve: error: {says}\n") and "Traceback" not in err
 
 
 def test_serve_port_in_use_is_one_line_and_exit_2(tmp_path, capsys):
@@ -43,8 +87,6 @@ from engine import Kind  # noqa: E402
 from engine.mapfile import load_map  # noqa: E402
 from server.protocol import FROM_BOT, Decoder, Nme, ProtocolError, encode  # noqa: E402
 from server.result import GameResult, PlayerRecord, Termination  # noqa: E402
-from server.serving import serve  # noqa: E402
-from server.settings import Settings  # noqa: E402
 
 
 class _FakePlayer:

@@ -6,6 +6,7 @@ case-sensitive, values 0..255. A bad file raises :class:`MapFileError`, one clea
 names the file, the element (and line) and what is wrong.
 """
 
+import re
 import xml.parsers.expat
 from pathlib import Path
 
@@ -21,6 +22,8 @@ BOM = "\ufeff"
 MAX_CELLS = 255
 """Non-empty cells a map may have: the protocol's MAP lists them with a one-byte count,
 so a map holds at most 253 human houses besides the two starts."""
+DECLARED_ENCODING = re.compile(rb"""<\?xml[^>]*?encoding\s*=\s*["']([^"']*)""")
+"""The ``encoding`` of an XML declaration, for error messages."""
 ATTRIBUTES = {
     "Map": ("Rows", "Columns"),
     "Humans": ("X", "Y", "Count"),
@@ -165,8 +168,16 @@ def parse_map(data: bytes | str, source: str = "<map>") -> GameMap:
     reader = _Reader(source)
     try:
         reader.parser.Parse(data, True)
+    except MapFileError:
+        raise
     except LookupError as error:  # encoding="bogus" in the XML declaration
         raise MapFileError(source, f"not readable XML: {error}") from None
+    except ValueError as error:  # a declared encoding expat cannot use: "UTF-7", "Shift_JIS"…
+        declared = DECLARED_ENCODING.search(data[:200])
+        name = repr(declared.group(1).decode("ascii", "replace")) if declared else "encoding"
+        raise MapFileError(
+            source, f"not readable XML: the declared encoding {name} cannot be used ({error})"
+        ) from None
     except xml.parsers.expat.ExpatError as error:
         reason = xml.parsers.expat.ErrorString(error.code)
         raise MapFileError(source, f"not well-formed XML: {reason}", line=error.lineno) from None

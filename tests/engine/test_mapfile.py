@@ -1,5 +1,7 @@
 """Map files: the official maps as the rule book lists them, the exact format, clear errors."""
 
+import encodings.aliases
+import re
 from pathlib import Path
 
 import pytest
@@ -331,8 +333,17 @@ def test_arbitrary_bytes_give_a_map_or_a_map_file_error(data: bytes | str) -> No
         assert "\n" not in str(error)
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=20))
+CODEC_NAMES = sorted(set(encodings.aliases.aliases) | set(encodings.aliases.aliases.values()))
+"""Every name Python's codecs know: multi-byte ones, ones expat reads, odd ones (``idna``)."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.sampled_from([*CODEC_NAMES, "undefined", "punycode", "Shift_JIS", "UTF-16"]),
+        st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=20),
+    )
+)
 def test_any_declared_encoding_gives_a_map_or_a_map_file_error(encoding: str) -> None:
     data = f'<?xml version="1.0" encoding="{encoding}"?>\n<Map Rows="3" Columns="4">'
     try:
@@ -345,6 +356,23 @@ def test_an_unknown_encoding_is_one_clear_error() -> None:
     data = b'<?xml version="1.0" encoding="latin-9x"?><Map Rows="3" Columns="4"/>'
     reason = "not readable XML: unknown encoding: latin-9x"
     with pytest.raises(MapFileError, match=rf"^x.xml: {reason}$"):
+        parse_map(data, "x.xml")
+
+
+@pytest.mark.parametrize(
+    ("encoding", "why"),
+    [
+        ("Shift_JIS", "multi-byte encodings are not supported"),
+        ("UTF-7", "multi-byte encodings are not supported"),
+        ("undefined", "decoding with 'undefined' codec failed"),
+    ],
+)
+def test_a_declared_encoding_expat_cannot_use_is_named_in_one_clear_error(
+    encoding: str, why: str
+) -> None:
+    data = f'\ufeff<?xml version="1.0" encoding="{encoding}"?><Map Rows="3" Columns="4"/>'
+    reason = f"not readable XML: the declared encoding '{encoding}' cannot be used ({why}"
+    with pytest.raises(MapFileError, match=rf"^x.xml: {re.escape(reason)}"):
         parse_map(data, "x.xml")
 
 

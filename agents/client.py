@@ -35,7 +35,7 @@ from agents.base import Agent
 from engine import GameState, Kind, Move, Ply, find_violation
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from engine.movegen import group_moves, random_ply
-from server.protocol import (
+from protocol.codec import (
     FROM_SERVER,
     Bye,
     CellBytes,

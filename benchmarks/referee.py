@@ -21,8 +21,8 @@ import trio.testing
 from engine import GameState, Kind
 from engine.mapfile import GameMap, load_map
 from engine.movegen import random_ply
+from protocol.codec import FROM_SERVER, Bye, Decoder, Map, Mov, Nme, Set, Upd, encode
 from server.lobby import admit, connected, greet
-from server.protocol import FROM_SERVER, Bye, Decoder, Map, Mov, Nme, Set, Upd, encode
 from server.referee import play_game
 from server.settings import Settings
 

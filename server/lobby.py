@@ -7,6 +7,8 @@ import trio
 
 from engine import Kind
 from engine.mapfile import GameMap
+from protocol.cells import map_cells
+from protocol.codec import Hme, Hum, Map, Nme, Set, message_name
 from server.player import (
     Closed,
     FrameHook,
@@ -14,8 +16,6 @@ from server.player import (
     Player,
     Received,
 )
-from server.protocol import Hme, Hum, Map, Nme, Set, message_name
-from server.updates import map_cells
 
 
 @asynccontextmanager

@@ -12,7 +12,7 @@ import attrs
 import trio
 
 from engine import Kind
-from server.protocol import FROM_BOT, Decoder, Message, ProtocolError, encode
+from protocol.codec import FROM_BOT, Decoder, Message, ProtocolError, encode
 
 log = logging.getLogger(__name__)
 

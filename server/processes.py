@@ -11,7 +11,6 @@ import os
 import shlex
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import attrs
@@ -23,24 +22,6 @@ TERMINATE_GRACE = 0.5
 """Seconds a bot has to exit after SIGTERM before it is killed."""
 HANG_UP_GRACE = 1.0
 """Seconds a bot that hung up mid-game has to exit by itself, so its exit code is its own."""
-
-
-def bot_command(spec: str, host: str, port: int, builtin: frozenset[str]) -> list[str]:
-    """The argv for a bot given as a built-in name or a command template.
-
-    A built-in bot's name (``alphabeta``, optionally with options: ``"alphabeta --depth 4"``)
-    runs ``python -m agents NAME HOST PORT …``. Anything else is a command line in which
-    ``{host}`` and ``{port}`` are replaced; without them, host and port are appended, as
-    students' bots take them (``./mybot`` → ``./mybot 127.0.0.1 5555``).
-    """
-    words = shlex.split(spec)
-    if not words:
-        raise ValueError("empty bot command")
-    if words[0] in builtin:
-        return [sys.executable, "-m", "agents", words[0], host, str(port), *words[1:]]
-    if "{host}" in spec or "{port}" in spec:
-        return [word.replace("{host}", host).replace("{port}", str(port)) for word in words]
-    return [*words, host, str(port)]
 
 
 @attrs.define

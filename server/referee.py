@@ -12,12 +12,12 @@ import trio
 from engine import GameState, IllegalPly, Kind, Move, apply_ply, check_ply, end_of_game
 from engine.ending import winner_by_count
 from engine.mapfile import GameMap
+from protocol.cells import ply_cells, update_cells
+from protocol.codec import Bye, End, Mov, Nme, Upd, message_name
 from server.player import Closed, Garbled, Player, Received
-from server.protocol import Bye, End, Mov, Nme, Upd, message_name
 from server.result import GameResult, PlayerRecord, Termination
 from server.settings import OnTimeout, Settings
 from server.transcript import Transcript
-from server.updates import ply_cells, update_cells
 
 log = logging.getLogger(__name__)
 

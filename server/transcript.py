@@ -19,7 +19,7 @@ import attrs
 
 from engine import Battle, BattleOutcome, GameState, Kind, Move
 from engine.battle import win_probability
-from server.protocol import Message, describe, message_name
+from protocol.codec import Message, describe, message_name
 from server.result import GameResult
 from server.settings import Settings
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from engine import IllegalPly, Move, Rule, apply_ply, check_ply
 from engine.mapfile import load_map
-from server.protocol import Hme, Hum, Map, Set, Upd, encode
-from server.updates import map_cells, ply_cells, update_cells
+from protocol.cells import map_cells, ply_cells, update_cells
+from protocol.codec import Hme, Hum, Map, Set, Upd, encode
 
 MAPS = Path(__file__).resolve().parent.parent / "maps"
 

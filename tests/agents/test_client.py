@@ -12,7 +12,6 @@ import pytest
 import trio
 import trio.testing
 
-from agents.cli import extra_options
 from agents.client import Summary, _Thinker, play, play_on
 from agents.random_bot import RandomAgent
 from engine import (
@@ -29,8 +28,8 @@ from engine import (
 )
 from engine.mapfile import GameMap, load_map
 from engine.movegen import random_ply
-from server.cli import main as vvw
-from server.protocol import (
+from protocol.cells import map_cells, ply_cells, update_cells
+from protocol.codec import (
     FROM_BOT,
     Bye,
     Decoder,
@@ -46,7 +45,6 @@ from server.protocol import (
     Upd,
     encode,
 )
-from server.updates import map_cells, ply_cells, update_cells
 from tests.test_course_transcript import (
     GREETING_VAMPIRES,
     MAP_BYTES,
@@ -54,6 +52,8 @@ from tests.test_course_transcript import (
     UPD_VAMPIRES,
     UPD_WEREWOLVES,
 )
+from vvw.cli import main as vvw
+from vvw.commands.agent import extra_options
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 THETRAP = load_map(MAPS / "thetrap.xml")
@@ -428,8 +428,6 @@ def test_vvw_agent_names_the_built_in_bots_for_an_unknown_one(capsys) -> None:
 
 
 def test_a_server_sending_garbage_is_one_error_line_and_exit_code_1(capsys) -> None:
-    from agents.__main__ import main as agents_main
-
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
 
@@ -443,7 +441,7 @@ def test_a_server_sending_garbage_is_one_error_line_and_exit_code_1(capsys) -> N
     thread = threading.Thread(target=serve_garbage)
     thread.start()
     try:
-        code = agents_main(["random", "127.0.0.1", str(port)])
+        code = vvw(["agent", "random", "127.0.0.1", str(port)])
     finally:
         thread.join(10)
         listener.close()

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from engine.mapfile import load_map
-from server.cli import main
 from tests.engine.conftest import OFFICIAL_MAPS, OUR_MAPS
+from vvw.cli import main
 
 THETRAP = str(OFFICIAL_MAPS / "thetrap.xml")
 THETRAP_LINE = (

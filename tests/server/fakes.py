@@ -7,7 +7,7 @@ import trio
 
 from engine import GameState, Kind
 from engine.movegen import random_ply
-from server.protocol import FROM_SERVER, Bye, Decoder, End, Map, Message, Mov, Nme, Set, Upd, encode
+from protocol.codec import FROM_SERVER, Bye, Decoder, End, Map, Message, Mov, Nme, Set, Upd, encode
 
 Policy = Callable[[GameState, int], bytes | None]
 """Given the bot's view of the board and its turn number, the bytes to send (None: nothing)."""

@@ -5,9 +5,9 @@ import trio
 import trio.testing
 
 from engine import Kind
+from protocol.codec import FROM_SERVER, Decoder, Hme, Hum, Map, Set, encode
 from server.lobby import admit, connected, greet
 from server.player import Closed
-from server.protocol import FROM_SERVER, Decoder, Hme, Hum, Map, Set, encode
 from tests.server.test_referee import MAP
 
 

@@ -5,11 +5,11 @@ import sys
 from pathlib import Path
 
 from engine import Kind
-from server.cli import main
-from server.protocol import End, Nme, encode
+from protocol.codec import End, Nme, encode
 from server.result import GameResult, PlayerRecord, Termination
 from server.settings import Settings
 from server.transcript import Transcript
+from vvw.cli import main
 
 
 def _write(path: Path) -> None:
@@ -59,7 +59,7 @@ def test_log_show_missing_file_is_one_line_error(tmp_path, capsys):
 
 
 def test_log_show_writes_each_move_as_source_target_and_count() -> None:
-    from server.commands.log import render
+    from vvw.commands.log import render
 
     line = {"type": "ply", "ply_number": 3, "side": "vampires", "moves": [[2, 1, 7, 3, 2]]}
     lines = render([line])
@@ -75,7 +75,7 @@ def test_log_show_into_a_pipe_closed_early_ends_quietly(tmp_path):
         transcript.frame(Kind.VAMPIRES, "in", Nme(b"alice"), encode(Nme(b"alice")))
     transcript.close()
     reader = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "log", "show", str(path)],
+        [sys.executable, "-m", "vvw.cli", "log", "show", str(path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )

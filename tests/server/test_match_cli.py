@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import main
+from vvw.cli import main
 
 MAP = str(Path(__file__).resolve().parents[2] / "maps" / "testmap.xml")
 

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from server.cli import main
+from vvw.cli import main
 
 THETRAP = Path(__file__).resolve().parents[2] / "maps" / "thetrap.xml"
 

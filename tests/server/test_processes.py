@@ -9,13 +9,13 @@ import pytest
 import trio
 
 from engine import Kind, Move, Rules, apply_ply
-from server.commands.match import play_one
-from server.protocol import FROM_SERVER, Decoder, Upd
+from protocol.cells import ply_cells, update_cells
+from protocol.codec import FROM_SERVER, Decoder, Upd
 from server.result import Termination
 from server.settings import Settings
 from server.transcript import read_transcript
-from server.updates import ply_cells, update_cells
 from tests.server.test_referee import MAP
+from vvw.commands.match import play_one
 
 BOT = Path(__file__).resolve().parent / "bots" / "bot.py"
 LEAK_GAMES = 1000

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.protocol import (
+from protocol.codec import (
     FROM_BOT,
     Bye,
     Decoder,

@@ -13,13 +13,13 @@ import trio.testing
 
 from engine import Kind, Move, Rules, apply_ply
 from engine.mapfile import GameMap, load_map
+from protocol.cells import ply_cells, update_cells
+from protocol.codec import Bye, End, Upd, encode
 from server.lobby import admit, connected, greet
-from server.protocol import Bye, End, Upd, encode
 from server.referee import play_game
 from server.result import Termination
 from server.settings import OnTimeout, Settings
 from server.transcript import FrameRecorder, Transcript, read_transcript
-from server.updates import ply_cells, update_cells
 from tests.server.fakes import CLOSE, FakeBot, mov, random_policy, scripted
 
 MAP = load_map(Path(__file__).parents[2] / "maps" / "testmap.xml")

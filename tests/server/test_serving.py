@@ -6,10 +6,10 @@ import socket
 import pytest
 
 from engine.mapfile import GameMap, MapFileError
-from server.cli import main
 from server.serving import serve, transcript_name
 from server.settings import Settings
 from server.transcript import Transcript
+from vvw.cli import main
 
 
 def test_transcript_name_has_date_number_and_safe_names():
@@ -85,7 +85,7 @@ import trio  # noqa: E402
 
 from engine import Kind  # noqa: E402
 from engine.mapfile import load_map  # noqa: E402
-from server.protocol import FROM_BOT, Decoder, Nme, ProtocolError, encode  # noqa: E402
+from protocol.codec import FROM_BOT, Decoder, Nme, ProtocolError, encode  # noqa: E402
 from server.result import GameResult, PlayerRecord, Termination  # noqa: E402
 
 

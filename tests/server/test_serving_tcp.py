@@ -3,7 +3,7 @@
 import trio
 
 from engine import Kind, Rules
-from server.protocol import FROM_SERVER, Bye, Decoder, End, Map, Message, Nme, Upd, encode
+from protocol.codec import FROM_SERVER, Bye, Decoder, End, Map, Message, Nme, Upd, encode
 from server.result import Termination
 from server.serving import serve
 from server.settings import Settings

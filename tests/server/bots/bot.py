@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from engine import GameState, Kind
 from engine.movegen import random_ply
-from server.protocol import FROM_SERVER, Bye, Decoder, Hme, Map, Mov, Nme, Set, Upd, encode
+from protocol.codec import FROM_SERVER, Bye, Decoder, Hme, Map, Mov, Nme, Set, Upd, encode
 
 
 def main() -> int:

@@ -10,9 +10,9 @@ import trio
 from engine import Rules
 from engine.mapfile import GameMap, MapFileError, load_map
 from engine.rules import Variant
-from server.argtypes import port_number, positive_float, positive_int
 from server.result import GameResult
 from server.settings import OnTimeout, Settings
+from vvw.argtypes import port_number, positive_float, positive_int
 
 
 def add_settings_arguments(parser: argparse.ArgumentParser) -> None:

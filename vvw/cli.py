@@ -1,4 +1,4 @@
-"""The ``vvw`` command line: one subcommand per module in :mod:`server.commands`.
+"""The ``vvw`` command line: one subcommand per module in :mod:`vvw.commands`.
 
 Each command module has ``register(subparsers)``, which adds its parser and sets
 ``func`` (called with the parsed arguments, returning an exit code). Errors the user
@@ -25,17 +25,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
-        importlib.import_module(f"server.commands.{name}").register(subparsers)
+        importlib.import_module(f"vvw.commands.{name}").register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``vvw`` console script."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and not getattr(args, "takes_extra", False):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     try:
+        if getattr(args, "takes_extra", False):
+            return int(args.func(args, extra) or 0)
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print("vvw: interrupted", file=sys.stderr)

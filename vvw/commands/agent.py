@@ -1,9 +1,9 @@
-"""The command line of a built-in bot, shared by ``python -m agents`` and ``vvw agent``.
+"""``vvw agent NAME [HOST] [PORT]``: run a built-in bot against any course-compatible server.
 
 ``NAME [HOST] [PORT] [--name X] [--time-budget S] [--games N] [--seed N]``: the argv contract
-``vvw match`` uses for built-in names (see :func:`server.processes.bot_command`). Options of
-the bot's ``make()`` are given as ``-o KEY=VALUE``; ``python -m agents`` also takes them as
-plain ``--key value`` (``alphabeta --depth 4`` → ``depth=4``).
+``vvw match`` uses for built-in names (see :func:`vvw.bots.bot_command`). Options of the
+bot's ``make()`` are given as ``-o KEY=VALUE`` or as plain ``--key value``
+(``alphabeta --depth 4`` → ``depth=4``).
 """
 
 import argparse
@@ -13,8 +13,8 @@ from typing import Any
 
 from agents.client import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIME_BUDGET, play_blocking
 from agents.registry import BOTS, make_agent
-from server.argtypes import port_number
-from server.protocol import ProtocolError
+from protocol.codec import ProtocolError
+from vvw.argtypes import port_number
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def _number_or_text(value: str) -> Any:
     return value
 
 
-def run(args: argparse.Namespace, extra: list[str] | None = None, prog: str = "agents") -> int:
+def run(args: argparse.Namespace, extra: list[str] | None = None, prog: str = "vvw agent") -> int:
     """Make the bot and play; one error line and exit code 1 (2 for bad usage) on failure."""
     try:
         options = extra_options([f"--{option}" for option in args.option] + (extra or []))
@@ -128,3 +128,17 @@ def run(args: argparse.Namespace, extra: list[str] | None = None, prog: str = "a
         return 130
     log.info("%s on %s: %s", agent.name, where, summary)
     return 0
+
+
+def _run(args: argparse.Namespace, extra: list[str]) -> int:
+    return run(args, extra, prog="vvw agent")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "agent",
+        help="run a built-in bot as a client of a server",
+        description="Connect a built-in bot to a server (ours or the course's) and play.",
+    )
+    add_arguments(parser)
+    parser.set_defaults(func=_run, takes_extra=True)

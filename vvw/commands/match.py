@@ -12,23 +12,19 @@ from pathlib import Path
 import attrs
 import trio
 
-from agents.registry import BOTS
 from engine import Kind
 from engine.mapfile import GameMap
-from server.commands.serve import (
+from server.processes import BotProcess, await_exit, start_bot, stop_bot
+from server.result import GameResult, PlayerRecord, Termination
+from server.settings import Settings
+from vvw.bots import bot_command
+from vvw.commands.serve import (
     add_settings_arguments,
     map_from,
     os_error_in,
     settings_from,
     tally,
 )
-from server.processes import BotProcess, await_exit, bot_command, start_bot, stop_bot
-from server.result import GameResult, PlayerRecord, Termination
-from server.settings import Settings
-
-BUILTIN = frozenset(BOTS)
-"""Bot names ``vvw match`` runs as ``vvw agent NAME`` (the registry imports bots lazily)."""
-
 
 HUNG_UP = (Termination.DISCONNECT, Termination.STALL)
 """Endings where the loser's process may have crashed (see :func:`_crashed`)."""
@@ -96,7 +92,7 @@ async def play_one(
             port = await nursery.start(run_server)
             for species, spec in zip((Kind.VAMPIRES, Kind.WEREWOLVES), specs, strict=True):
                 label = f"{species.name.lower()}-{shlex.split(spec)[0].rsplit('/', 1)[-1]}"
-                argv = bot_command(spec, "127.0.0.1", port, BUILTIN)
+                argv = bot_command(spec, "127.0.0.1", port)
                 bots[species] = await start_bot(label, argv, log_dir)
                 if not await _seated(seated[species], bots[species], settings.connect_time):
                     nursery.cancel_scope.cancel()
@@ -152,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     for spec in (args.bot1, args.bot2):
         try:
-            bot_command(spec, "127.0.0.1", 0, BUILTIN)
+            bot_command(spec, "127.0.0.1", 0)
         except ValueError as error:  # empty, or shlex's "No closing quotation"
             print(f"vvw match: bot command {spec!r}: {error}", file=sys.stderr)
             return 2

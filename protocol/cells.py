@@ -5,7 +5,7 @@ from collections.abc import Iterable, Sequence
 
 from engine import GameState, Move
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
-from server.protocol import CellBytes
+from protocol.codec import CellBytes
 
 log = logging.getLogger(__name__)
 

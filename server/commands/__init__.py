@@ -1,1 +1,0 @@
-"""Subcommands of the ``vvw`` command line, one module each (see :mod:`server.cli`)."""

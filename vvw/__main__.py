@@ -1,0 +1,7 @@
+"""``python -m vvw`` runs the ``vvw`` command line (how ``vvw match`` starts built-in bots)."""
+
+import sys
+
+from vvw.cli import main
+
+sys.exit(main())

@@ -3,9 +3,9 @@
 A bot author writes one :class:`agents.base.Agent`; :func:`play` (TCP) or :func:`play_on`
 (any trio stream) does the rest, as a real bot must:
 
-- the board is rebuilt only from what the server sends (MAP, then the changed cells of each
-  UPD); the species is the kind standing on the HME cell in MAP; the ply number is kept so
-  ``state.to_move`` is always the bot's own species;
+- the board is kept by a :class:`protocol.session.ClientSession` from what the server sends
+  (MAP, then the changed cells of each UPD): the species is the kind standing on the HME
+  cell in MAP, and ``state.to_move`` is always the bot's own species;
 - the agent thinks in a worker thread, so the connection stays served; its deadline is the
   ``time.monotonic()`` at which the UPD arrived plus ``time_budget``;
 - if the agent raises, returns an illegal or empty ply, or is still thinking at the deadline,
@@ -25,7 +25,7 @@ import logging
 import os
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -33,25 +33,9 @@ import trio
 
 from agents.base import Agent
 from engine import GameState, Kind, Move, Ply, find_violation
-from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from engine.movegen import group_moves, random_ply
-from protocol.codec import (
-    FROM_SERVER,
-    Bye,
-    CellBytes,
-    Decoder,
-    End,
-    Hme,
-    Hum,
-    Map,
-    Message,
-    Mov,
-    Nme,
-    ProtocolError,
-    Set,
-    Upd,
-    encode,
-)
+from protocol.codec import FROM_SERVER, Decoder, Message, Mov, Nme, encode
+from protocol.session import ClientSession, GameOver, GameStarted, Goodbye, YourTurn
 
 log = logging.getLogger(__name__)
 
@@ -84,42 +68,6 @@ class Summary:
             f"{self.games} game(s), {self.replies} replies ({self.fallbacks} fallback),"
             f" slowest reply {self.slowest:.3f} s"
         )
-
-
-class _Board:
-    """The board of the current game as the server describes it."""
-
-    def __init__(self, rows: int, cols: int) -> None:
-        self.rows = rows
-        self.cols = cols
-        self.grid: dict[tuple[int, int], tuple[Kind, int]] = {}
-        self.home: tuple[int, int] | None = None
-        self.species: Kind | None = None
-        self.turns = 0
-        """UPDs answered (or skipped) so far in this game."""
-
-    def apply(self, cells: Iterable[CellBytes]) -> None:
-        for x, y, humans, vampires, werewolves in cells:
-            if not (x < self.cols and y < self.rows):
-                raise ValueError(f"cell ({x},{y}) is outside the {self.rows} × {self.cols} grid")
-            if sum(1 for n in (humans, vampires, werewolves) if n) > 1:
-                raise ValueError(
-                    f"cell ({x},{y}) holds two kinds: H{humans} V{vampires} W{werewolves}"
-                )
-            if humans:
-                self.grid[(x, y)] = (HUMANS, humans)
-            elif vampires:
-                self.grid[(x, y)] = (VAMPIRES, vampires)
-            elif werewolves:
-                self.grid[(x, y)] = (WEREWOLVES, werewolves)
-            else:
-                self.grid.pop((x, y), None)
-
-    def state(self) -> GameState:
-        """The board, at the ply number that makes ``to_move`` our species."""
-        assert self.species is not None
-        ply = 2 * self.turns + (self.species == WEREWOLVES)
-        return GameState.from_cells(self.rows, self.cols, self.grid, ply)
 
 
 def fallback_ply(state: GameState, rng: random.Random) -> Ply:
@@ -178,8 +126,9 @@ class _Thinker:
 
 
 @attrs.define
-class _Session:
-    """One connection's conversation: the decoder's messages in, MOVs out."""
+class _Connection:
+    """One connection's conversation: the server's messages in (kept by a
+    :class:`ClientSession`), the agent's MOVs out."""
 
     stream: trio.abc.Stream
     agent: Agent
@@ -188,78 +137,33 @@ class _Session:
     rng: random.Random
     summary: Summary
     thinker: _Thinker
-    decoder: Decoder
-    board: _Board | None = None
-    in_game: bool = False
-
-    def error(self, command: str, reason: str) -> ProtocolError:
-        """A message that is well formed but makes no sense at this point of the game."""
-        return ProtocolError(self.decoder.offset, command.encode(), reason)
+    session: ClientSession = attrs.field(factory=ClientSession)
 
     async def handle(self, message: Message, arrived: tuple[float, float]) -> bool:
         """Act on one message; ``False`` once the connection should end."""
-        match message:
-            case Set(rows, cols):
-                if rows < 1 or cols < 1:
-                    raise self.error("SET", f"SET {rows} {cols}: an empty grid")
-                self.board = _Board(rows, cols)
-                self.in_game = True
-            case Hum():
-                self._board_for("HUM")
-            case Hme(x, y):
-                self._board_for("HME").home = (x, y)
-            case Map(cells):
-                await self._start(cells)
-            case Upd(cells):
-                await self._reply(cells, arrived)
-            case End():
-                if self.in_game:
-                    self.summary.games += 1
-                    log.info("game over (%d played)", self.summary.games)
-                self.in_game = False
-                self.board = None
+        match self.session.receive(message):
+            case GameStarted(species, state):
+                await self._start(species, state)
+            case YourTurn(state):
+                await self._reply(state, arrived)
+            case GameOver():
+                self.summary.games += 1
+                log.info("game over (%d played)", self.summary.games)
                 if self.games is not None and self.summary.games >= self.games:
                     return False
-            case Bye():
+            case Goodbye():
                 return False
         return True
 
-    def _board_for(self, command: str) -> _Board:
-        if self.board is None:
-            raise self.error(command, f"{command} before SET")
-        return self.board
-
-    def _apply(self, board: _Board, cells: tuple[CellBytes, ...], command: str) -> None:
-        try:
-            board.apply(cells)
-        except ValueError as error:
-            raise self.error(command, f"{command}: {error}") from None
-
-    async def _start(self, cells: tuple[CellBytes, ...]) -> None:
-        board = self._board_for("MAP")
-        self._apply(board, cells, "MAP")
-        if board.home is None:
-            raise self.error("MAP", "MAP before HME: cannot tell our species")
-        kind, _ = board.grid.get(board.home, (HUMANS, 0))
-        if kind not in (VAMPIRES, WEREWOLVES):
-            x, y = board.home
-            raise self.error("MAP", f"MAP has no vampires or werewolves at HME ({x},{y})")
-        species = board.species = Kind(kind)
-        state = board.state()
-        log.info("new game: %s on %d × %d", species.name.lower(), board.rows, board.cols)
+    async def _start(self, species: Kind, state: GameState) -> None:
+        log.info("new game: %s on %d × %d", species.name.lower(), state.rows, state.cols)
         try:
             await self.thinker.run(lambda: self.agent.new_game(species, state), None)
         except Exception as error:  # the bot's own code: report it and play on
             log.warning("%s: new_game raised %r; playing on", self.agent.name, error)
 
-    async def _reply(self, cells: tuple[CellBytes, ...], arrived: tuple[float, float]) -> None:
-        board = self._board_for("UPD")
-        if board.species is None:
-            raise self.error("UPD", "UPD before MAP")
-        self._apply(board, cells, "UPD")
-        state = board.state()
-        board.turns += 1
-        if not state.total(board.species):
+    async def _reply(self, state: GameState, arrived: tuple[float, float]) -> None:
+        if not state.total(state.to_move):
             log.warning("asked to move with no creature left: no MOV sent (the turn is skipped)")
             self.summary.skipped += 1
             return
@@ -307,13 +211,14 @@ async def play_on(
     """Play on one open connection until BYE, the server closing, or ``games`` games ended.
 
     Sends NME first (``name``, else ``agent.name``; at most 255 bytes). Raises
-    :class:`ProtocolError` if the server sends bytes that are not valid messages or that
-    contradict the game (an UPD before MAP…). The stream is not closed here.
+    :class:`ProtocolError` if the server sends bytes that are not valid messages, and
+    :class:`SessionError` if it sends messages that contradict the game (an UPD before
+    MAP…). The stream is not closed here.
     """
     summary = summary if summary is not None else Summary()
     decoder = Decoder(FROM_SERVER)
-    session = _Session(
-        stream, agent, time_budget, games, random.Random(seed), summary, _Thinker(agent), decoder
+    connection = _Connection(
+        stream, agent, time_budget, games, random.Random(seed), summary, _Thinker(agent)
     )
     label = (name if name is not None else agent.name).encode()[:255]
     try:
@@ -323,11 +228,11 @@ async def play_on(
             arrived = (trio.current_time(), time.monotonic())
             if not data:
                 decoder.close()
-                if session.in_game:
+                if connection.session.in_game:
                     log.warning("the server closed the connection during a game")
                 return summary
             for message in decoder.feed(data):
-                if not await session.handle(message, arrived):
+                if not await connection.handle(message, arrived):
                     return summary
     except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
         log.warning("the connection broke: %s", error or type(error).__name__)

@@ -18,10 +18,11 @@ from pathlib import Path
 import trio
 import trio.testing
 
-from engine import GameState, Kind
+from engine import Kind
 from engine.mapfile import GameMap, load_map
 from engine.movegen import random_ply
-from protocol.codec import FROM_SERVER, Bye, Decoder, Map, Mov, Nme, Set, Upd, encode
+from protocol.codec import FROM_SERVER, Decoder, Mov, Nme, Upd, encode
+from protocol.session import ClientSession, Goodbye, YourTurn
 from server.lobby import admit, connected, greet
 from server.referee import play_game
 from server.settings import Settings
@@ -32,27 +33,17 @@ DEFAULT_MAP = Path(__file__).resolve().parent.parent / "maps" / "testmap2.xml"
 async def instant_bot(stream: trio.abc.Stream, name: bytes, seed: int) -> None:
     """Send NME, then answer every UPD at once with a random legal ply; stop at BYE."""
     rng = random.Random(seed)
-    decoder = Decoder(FROM_SERVER)
-    cells: dict[tuple[int, int], tuple[Kind, int]] = {}
-    size, ply = (0, 0), 0 if name == b"vampires" else 1
+    decoder, session = Decoder(FROM_SERVER), ClientSession()
     await stream.send_all(encode(Nme(name)))
     while data := await stream.receive_some():
         for message in decoder.feed(data):
-            if isinstance(message, Set):
-                size = (message.rows, message.cols)
-            elif isinstance(message, Map | Upd):
-                for x, y, h, v, w in message.cells:
-                    cells.pop((x, y), None)
-                    for kind, n in ((Kind.HUMANS, h), (Kind.VAMPIRES, v), (Kind.WEREWOLVES, w)):
-                        if n:
-                            cells[(x, y)] = (kind, n)
-            if isinstance(message, Upd):
-                state = GameState.from_cells(*size, cells, ply=ply)
-                moves = random_ply(state, rng)
-                await stream.send_all(encode(Mov(tuple(tuple(m) for m in moves))))
-            elif isinstance(message, Bye):
-                await stream.aclose()
-                return
+            match session.receive(message):
+                case YourTurn(state):
+                    moves = random_ply(state, rng)
+                    await stream.send_all(encode(Mov(tuple(tuple(m) for m in moves))))
+                case Goodbye():
+                    await stream.aclose()
+                    return
 
 
 class Overhead:

@@ -45,6 +45,7 @@ from protocol.codec import (
     Upd,
     encode,
 )
+from protocol.session import SessionError
 from tests.test_course_transcript import (
     GREETING_VAMPIRES,
     MAP_BYTES,
@@ -114,7 +115,7 @@ async def run_client(nursery: trio.Nursery, agent, **options) -> tuple[FakeServe
     async def client() -> None:
         try:
             outcome.append(await play_on(client_stream, agent, **options))
-        except ProtocolError as error:
+        except (ProtocolError, SessionError) as error:
             outcome.append(error)
 
     nursery.start_soon(client)
@@ -332,22 +333,32 @@ async def test_the_server_closing_mid_game_ends_the_client_without_an_error() ->
 
 
 @pytest.mark.parametrize(
-    ("data", "reason"),
+    ("data", "error_type", "reason"),
     [
-        (b"XYZ", "unknown command"),
-        (b"MOV\x00", "unexpected command"),
-        (encode(Upd(())), "UPD before SET"),
-        (encode(Set(5, 10)) + encode(Hme(4, 3)) + encode(Map(((4, 3, 4, 0, 0),))), "at HME"),
-        (encode(Set(5, 10)) + encode(Hme(4, 3)) + encode(Map(((11, 3, 0, 4, 0),))), "outside"),
+        (b"XYZ", ProtocolError, "unknown command"),
+        (b"MOV\x00", ProtocolError, "unexpected command"),
+        (encode(Upd(())), SessionError, "UPD before SET"),
+        (
+            encode(Set(5, 10)) + encode(Hme(4, 3)) + encode(Map(((4, 3, 4, 0, 0),))),
+            SessionError,
+            "at HME",
+        ),
+        (
+            encode(Set(5, 10)) + encode(Hme(4, 3)) + encode(Map(((11, 3, 0, 4, 0),))),
+            SessionError,
+            "outside",
+        ),
     ],
 )
-async def test_bad_server_data_is_a_protocol_error(data: bytes, reason: str) -> None:
+async def test_bad_bytes_are_a_protocol_error_and_a_contradiction_a_session_error(
+    data: bytes, error_type: type[Exception], reason: str
+) -> None:
     async with trio.open_nursery() as nursery:
         server, outcome = await run_client(nursery, Recorder())
         await server.receive()
         await server.stream.send_all(data)
     [error] = outcome
-    assert isinstance(error, ProtocolError)
+    assert isinstance(error, error_type)
     assert reason in str(error)
 
 

@@ -5,9 +5,10 @@ from collections.abc import Callable
 
 import trio
 
-from engine import GameState, Kind
+from engine import GameState
 from engine.movegen import random_ply
-from protocol.codec import FROM_SERVER, Bye, Decoder, End, Map, Message, Mov, Nme, Set, Upd, encode
+from protocol.codec import FROM_SERVER, Bye, Decoder, End, Message, Mov, Nme, encode
+from protocol.session import ClientSession, YourTurn
 
 Policy = Callable[[GameState, int], bytes | None]
 """Given the bot's view of the board and its turn number, the bytes to send (None: nothing)."""
@@ -23,13 +24,14 @@ def random_policy(seed: int = 0) -> Policy:
 
 
 class FakeBot:
-    """Sends NME, keeps a board from MAP/UPD, answers each UPD with ``policy``."""
+    """Sends NME, keeps a board from MAP/UPD (a :class:`ClientSession`), answers each UPD
+    with ``policy``."""
 
-    def __init__(self, stream: trio.abc.Stream, name: bytes, species: Kind, policy: Policy,
+    def __init__(self, stream: trio.abc.Stream, name: bytes, policy: Policy,
                  chunk: int | None = None, delay: float = 0.0, after_end: bytes = b"",
                  close_after: int | None = None, chaser: tuple[float, bytes] | None = None,
                  ) -> None:
-        self.stream, self.name, self.species, self.policy = stream, name, species, policy
+        self.stream, self.name, self.policy = stream, name, policy
         self.chunk = chunk
         self.delay = delay
         """Seconds (trio clock) to think before each reply."""
@@ -40,27 +42,14 @@ class FakeBot:
         self.chaser = chaser
         """``(seconds, bytes)``: sent that long after the first reply, in a write of its own."""
         self.received: list[Message] = []
-        self.cells: dict[tuple[int, int], tuple[Kind, int]] = {}
-        self.size = (0, 0)
+        self.session = ClientSession()
         self.turn = 0
+        """UPDs answered on this connection."""
 
     async def send(self, data: bytes) -> None:
         step = self.chunk or len(data) or 1
         for i in range(0, len(data), step):
             await self.stream.send_all(data[i:i + step])
-
-    def state(self) -> GameState:
-        ply = 0 if self.species == Kind.VAMPIRES else 1
-        return GameState.from_cells(*self.size, self.cells, ply=ply)
-
-    def _apply(self, cells) -> None:
-        for x, y, h, v, w in cells:
-            for kind, n in ((Kind.HUMANS, h), (Kind.VAMPIRES, v), (Kind.WEREWOLVES, w)):
-                if n:
-                    self.cells[(x, y)] = (kind, n)
-                    break
-            else:
-                self.cells.pop((x, y), None)
 
     async def run(self) -> None:
         decoder = Decoder(FROM_SERVER)
@@ -72,12 +61,9 @@ class FakeBot:
                     return
                 for message in decoder.feed(data):
                     self.received.append(message)
-                    if isinstance(message, Set):
-                        self.size = (message.rows, message.cols)
-                    elif isinstance(message, Map | Upd):
-                        self._apply(message.cells)
-                    if isinstance(message, Upd):
-                        reply = self.policy(self.state(), self.turn)
+                    event = self.session.receive(message)
+                    if isinstance(event, YourTurn):
+                        reply = self.policy(event.state, self.turn)
                         self.turn += 1
                         if reply is CLOSE:
                             await self.stream.aclose()

@@ -42,8 +42,8 @@ async def _game(vamp_policy, wolf_policy, settings=None, game_map=MAP, transcrip
     settings = settings or Settings(seed=1)
     a_server, a_bot = trio.testing.memory_stream_pair()
     b_server, b_bot = trio.testing.memory_stream_pair()
-    bots = [FakeBot(a_bot, b"vamp", V, vamp_policy, **(vamp_options or {})),
-            FakeBot(b_bot, b"wolf", W, wolf_policy, **(wolf_options or {}))]
+    bots = [FakeBot(a_bot, b"vamp", vamp_policy, **(vamp_options or {})),
+            FakeBot(b_bot, b"wolf", wolf_policy, **(wolf_options or {}))]
     recorder = FrameRecorder()
     async with trio.open_nursery() as nursery:
         for bot in bots:
@@ -122,9 +122,10 @@ async def test_every_upd_matches_the_engine_replay(seed):
     boards[state.to_move].pop()
     for bot in bots:
         got = [m for m in bot.received if isinstance(m, Upd)]
-        assert got == expected[bot.species]
+        species = bot.session.species
+        assert got == expected[species]
         # The bot's own board, built from MAP and the UPDs alone, is the engine's.
-        assert bot.state().cells == boards[bot.species][-1]
+        assert bot.session.state.cells == boards[species][-1]
     _said_goodbye(*bots)
 
 

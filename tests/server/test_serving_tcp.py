@@ -20,9 +20,9 @@ async def _start(nursery, results, tmp_path, **options):
     )
 
 
-async def _bot(nursery, port, name: bytes, species: Kind, seed: int) -> FakeBot:
+async def _bot(nursery, port, name: bytes, seed: int) -> FakeBot:
     stream = await trio.open_tcp_stream("127.0.0.1", port)
-    bot = FakeBot(stream, name, species, random_policy(seed))
+    bot = FakeBot(stream, name, random_policy(seed))
     nursery.start_soon(bot.run)
     return bot
 
@@ -78,7 +78,7 @@ async def test_lobby_misfits_refusal_and_two_games_with_reconnecting_bots(tmp_pa
             vamp = Manual(await trio.open_tcp_stream("127.0.0.1", port))
             await vamp.stream.send_all(encode(Nme(b"vamp")))
             await vamp.until(Map)  # greeted
-            wolf = await _bot(nursery, port, b"wolf", Kind.WEREWOLVES, 2)
+            wolf = await _bot(nursery, port, b"wolf", 2)
             await vamp.until(Upd)  # the game has begun
             third = await trio.open_tcp_stream("127.0.0.1", port)
             await third.send_all(encode(Nme(b"third")))
@@ -91,9 +91,9 @@ async def test_lobby_misfits_refusal_and_two_games_with_reconnecting_bots(tmp_pa
             await vamp.stream.aclose()
             await silent.aclose()
             # Game 2: both reconnect.
-            bots = [await _bot(nursery, port, b"wolf", Kind.VAMPIRES, 3)]
+            bots = [await _bot(nursery, port, b"wolf", 3)]
             await seats.events[2].wait()  # the first must be seated before the second connects
-            bots.append(await _bot(nursery, port, b"vamp", Kind.WEREWOLVES, 4))
+            bots.append(await _bot(nursery, port, b"vamp", 4))
     first, second = results
     assert (first.winner, first.termination, first.plies) == (
         Kind.WEREWOLVES, Termination.ILLEGAL_PLY, 0)
@@ -120,9 +120,9 @@ async def _normal_game(folder, keep: bool):
         async with trio.open_nursery() as nursery:
             port = await _start(nursery, results, folder, keep_all_transcripts=keep,
                                 on_seated=seats)
-            await _bot(nursery, port, b"a", Kind.VAMPIRES, 1)
+            await _bot(nursery, port, b"a", 1)
             await seats.events[0].wait()
-            await _bot(nursery, port, b"b", Kind.WEREWOLVES, 2)
+            await _bot(nursery, port, b"b", 2)
     assert results[0].termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
     return sorted(folder.glob("*.jsonl"))
 
@@ -147,9 +147,9 @@ async def test_a_seated_bot_that_leaves_before_the_game_frees_its_seat(tmp_path)
             await quitter.stream.send_eof()
             assert await _read_all(quitter.stream) == b""  # the server let it go
             await quitter.stream.aclose()
-            bots = [await _bot(nursery, port, b"a", Kind.VAMPIRES, 1)]
+            bots = [await _bot(nursery, port, b"a", 1)]
             await seats.events[1].wait()
-            bots.append(await _bot(nursery, port, b"b", Kind.WEREWOLVES, 2))
+            bots.append(await _bot(nursery, port, b"b", 2))
     (result,) = results
     assert (result.vampires.name, result.werewolves.name) == ("a", "b")
     assert result.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)

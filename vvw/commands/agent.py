@@ -14,6 +14,7 @@ from typing import Any
 from agents.client import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIME_BUDGET, play_blocking
 from agents.registry import BOTS, make_agent
 from protocol.codec import ProtocolError
+from protocol.session import SessionError
 from vvw.argtypes import port_number
 
 log = logging.getLogger(__name__)
@@ -122,6 +123,9 @@ def run(args: argparse.Namespace, extra: list[str] | None = None, prog: str = "v
         return 1
     except ProtocolError as error:
         print(f"{prog}: the server on {where} sent bad data: {error}", file=sys.stderr)
+        return 1
+    except SessionError as error:
+        print(f"{prog}: the server on {where} contradicted the game: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)

@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from engine import GameState, Kind
 from engine.movegen import random_ply
-from protocol.codec import FROM_SERVER, Bye, Decoder, Hme, Map, Mov, Nme, Set, Upd, encode
+from protocol.codec import FROM_SERVER, Decoder, Mov, Nme, Upd, encode
+from protocol.session import ClientSession, Goodbye, YourTurn
 
 
 def main() -> int:
@@ -31,27 +31,13 @@ def main() -> int:
     if mode == "silent":
         time.sleep(3600)
     sock.sendall(encode(Nme(mode.encode())))
-    decoder, rng = Decoder(FROM_SERVER), random.Random(1)
-    cells: dict = {}
-    size, me, home = (0, 0), Kind.VAMPIRES, None
+    decoder, rng, session = Decoder(FROM_SERVER), random.Random(1), ClientSession()
     while True:
         data = sock.recv(65536)
         if not data:
             return 0
         for message in decoder.feed(data):
-            if isinstance(message, Set):
-                size = (message.rows, message.cols)
-            elif isinstance(message, Hme):
-                home = (message.x, message.y)
-            elif isinstance(message, Map | Upd):
-                for x, y, h, v, w in message.cells:
-                    kinds = [(Kind.HUMANS, h), (Kind.VAMPIRES, v), (Kind.WEREWOLVES, w)]
-                    cells.pop((x, y), None)
-                    for kind, n in kinds:
-                        if n:
-                            cells[(x, y)] = (kind, n)
-                if isinstance(message, Map):
-                    me = cells[home][0]
+            event = session.receive(message)
             if mode == "stall":
                 record = Path(sys.argv[4])
                 if record.exists():
@@ -62,7 +48,7 @@ def main() -> int:
                     partial.write_text(f"{os.getpid()}\n")
                     partial.replace(record)
                 continue
-            if isinstance(message, Upd):
+            if isinstance(event, YourTurn):
                 if mode == "crash":
                     print("Traceback (most recent call last):", file=sys.stderr)
                     print("boom: the bot broke", file=sys.stderr)
@@ -70,10 +56,9 @@ def main() -> int:
                 if mode == "chatty":
                     sys.stdout.write("x" * 1_000_000 + "\n")
                     sys.stdout.flush()
-                state = GameState.from_cells(*size, cells, ply=0 if me == Kind.VAMPIRES else 1)
-                ply = random_ply(state, rng)
+                ply = random_ply(event.state, rng)
                 sock.sendall(encode(Mov(tuple(tuple(m) for m in ply))))
-            if isinstance(message, Bye) and mode == "spin":
+            if isinstance(event, Goodbye) and mode == "spin":
                 while True:
                     pass
 

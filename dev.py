@@ -2,7 +2,7 @@
 """Set up the project in ./.venv and run it: the README's two quick-start commands.
 
     python3 dev.py play   # set up, then play a match between two built-in bots
-    python3 dev.py test   # set up, then run ruff and the whole test suite
+    python3 dev.py test   # set up, then run ruff, mypy and the whole test suite
 
 Needs only Python 3.11+ and access to PyPI. Set-up is skipped when ``.venv`` is already
 up to date with ``pyproject.toml``. Extra arguments go to ``vvw match`` or ``pytest``.
@@ -56,8 +56,9 @@ def main(argv: list[str]) -> int:
         return run(BIN / "vvw", "match", *(extra or DEFAULT_MATCH))
     if command == "test":
         lint = run(BIN / "ruff", "check", ".")
+        types = run(BIN / "mypy")
         tests = run(BIN / "python", "-m", "pytest", *extra)
-        return tests or lint
+        return tests or lint or types
     return 0
 
 

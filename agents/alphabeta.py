@@ -135,10 +135,10 @@ def ply_children(
                 sides.append((chance, int(kind), survivors))
         branches = []
         for probability, base in results:
-            for chance, kind, survivors in sides:
+            for chance, code, survivors in sides:
                 board = dict(base)
                 if survivors:
-                    board[pos] = (kind, survivors)
+                    board[pos] = (code, survivors)
                 branches.append((probability * chance, board))
         results = branches
     return [(p, GameState.trusted(rows, cols, None, after, board)) for p, board in results]

@@ -276,7 +276,7 @@ def candidate_plies(state: GameState, limit: int = 32) -> list[Ply]:
         return []
     friends.sort(key=lambda g: -g[1])
     own_counts = {pos: count for pos, count in friends}
-    per_group = []
+    per_group: list[list[tuple[float, Prepared]]] = []
     for pos, n in friends:
         others = [g for g in friends if g[0] != pos]
         options = _group_options(
@@ -287,17 +287,17 @@ def candidate_plies(state: GameState, limit: int = 32) -> list[Ply]:
     # Every choice of one option per group with its rough score: every group's best option
     # together, each variation changing one group's option, each option alone.
     choices: list[tuple[float, list[Prepared]]] = []
-    best = [options[0][1] for options in per_group]
-    best_total = sum(options[0][0] for options in per_group)
+    best = [prepared[0][1] for prepared in per_group]
+    best_total = sum(prepared[0][0] for prepared in per_group)
     choices.append((best_total, best))
-    for g, options in enumerate(per_group):
-        for score, option in options[1:]:
+    for g, prepared in enumerate(per_group):
+        for score, option in prepared[1:]:
             choice = list(best)
             choice[g] = option
-            choices.append((best_total - options[0][0] + score, choice))
+            choices.append((best_total - prepared[0][0] + score, choice))
     if len(per_group) > 1:
-        for g, options in enumerate(per_group):
-            for score, option in options:
+        for g, prepared in enumerate(per_group):
+            for score, option in prepared:
                 if option[0]:
                     choice = [_STAY] * len(per_group)
                     choice[g] = option

@@ -182,7 +182,7 @@ class _Connection:
                 log.warning("%s chose %r (%s): sending a fallback", self.agent.name, answer, why)
             ply = fallback_ply(state, self.rng)
             self.summary.fallbacks += 1
-        await self.stream.send_all(encode(Mov(tuple(tuple(move) for move in ply))))
+        await self.stream.send_all(encode(Mov(tuple((*move,) for move in ply))))
         self.summary.replies += 1
         self.summary.slowest = max(self.summary.slowest, trio.current_time() - arrived_trio)
 

@@ -163,7 +163,8 @@ def bucketed(
             (p * q, [*cells, (pos, kind, n)]) for p, cells in combos for q, kind, n in choices
         ]
     combos.sort(key=lambda combo: -combo[0])
-    kept, covered = [], 0.0
+    kept: list[tuple[float, list[tuple[int, int, int]]]] = []
+    covered = 0.0
     for p, cells in combos:
         if covered >= coverage or len(kept) >= max_outcomes:
             break
@@ -228,6 +229,11 @@ class ExpectiminimaxAgent:
         self.species = species
         self._forget()
 
+    def _own_species(self) -> Kind:
+        if self.species is None:
+            raise RuntimeError("choose_ply before new_game: the bot does not know its species")
+        return self.species
+
     def _forget(self) -> None:
         self.table.clear()
         self.moves.clear()
@@ -266,9 +272,10 @@ class ExpectiminimaxAgent:
 
     def leaf_value(self, state: GameState) -> float:
         """A position's value at the search horizon, for the bot's species, in bounds."""
-        score = self.evaluation(state, self.species)
+        species = self._own_species()
+        score = self.evaluation(state, species)
         if self.squash and abs(score) < WIN / 2:
-            return cautious(squashed(score, state, self.contempt, self.species), self.risk)
+            return cautious(squashed(score, state, self.contempt, species), self.risk)
         return cautious(_clamp(score), self.risk)
 
     def ply_value(self, state: GameState, ply: Ply, depth: int) -> float:
@@ -357,7 +364,8 @@ class ExpectiminimaxAgent:
         if not battles:
             result = [(1.0, GameState.trusted(state.rows, state.cols, None, state.ply + 1, grid))]
         elif prod(len(b.outcomes) for b in battles) <= self.max_outcomes:
-            result = sorted(ply_outcomes(state, ply, self.rules), key=lambda o: -o[0])
+            exact = ply_outcomes(state, ply, self.rules)
+            result = sorted(((float(p), s) for p, s in exact), key=lambda o: -o[0])
         else:
             result = bucketed(state, grid, battles, self.max_outcomes, self.coverage)
         self.chances[key] = result
@@ -393,7 +401,9 @@ class ExpectiminimaxAgent:
             raise _OutOfTime
         ending = end_of_game(state, self.rules)
         if ending is not None:
-            return cautious(terminal_value(ending.winner, state.ply, self.species), self.risk)
+            return cautious(
+                terminal_value(ending.winner, state.ply, self._own_species()), self.risk
+            )
         if depth <= 0:
             return self.leaf_value(state)
         entry = self.table.get(state)

@@ -95,7 +95,7 @@ def find_position(task: Task) -> Position | None:
     """Play one task's game until the humans run out (in a worker process); ``None`` if the
     game ends first or they never do."""
     record = play_task(task, stop_when=no_humans_left)
-    if record.termination is not Termination.STOPPED:
+    if record.termination is not Termination.STOPPED or record.final is None:
         return None
     return Position(task, record.final)
 

@@ -12,7 +12,7 @@ distributions. Run it the same way every time; the figures are for this machine.
 import argparse
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from engine import GameState, apply_ply, battle_outcomes, end_of_game, ply_outcomes
@@ -85,7 +85,7 @@ def calls_per_second(call: Callable[[], object], seconds: float) -> float:
 def battle_rates(seconds: float) -> tuple[float, float]:
     """Exact battle distributions per second over 1..30 against 1..30: cached, uncached."""
     uncached: Callable[..., tuple[BattleOutcome, ...]] = battle_outcomes.__wrapped__
-    cases = iter(())
+    cases: Iterator[tuple[Kind, int, Kind, int]] = iter(())
 
     def next_case() -> tuple[Kind, int, Kind, int]:
         nonlocal cases
@@ -111,7 +111,7 @@ def ply_distribution_rate(pairs: list[tuple[GameState, Ply]], seconds: float) ->
     with_battles = [pair for pair in pairs if len(ply_outcomes(*pair)) > 1][:500]
     if not with_battles:
         return float("nan")
-    cycle = iter(())
+    cycle: Iterator[tuple[GameState, Ply]] = iter(())
 
     def one() -> None:
         nonlocal cycle

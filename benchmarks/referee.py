@@ -40,7 +40,7 @@ async def instant_bot(stream: trio.abc.Stream, name: bytes, seed: int) -> None:
             match session.receive(message):
                 case YourTurn(state):
                     moves = random_ply(state, rng)
-                    await stream.send_all(encode(Mov(tuple(tuple(m) for m in moves))))
+                    await stream.send_all(encode(Mov(tuple((*m,) for m in moves))))
                 case Goodbye():
                     await stream.aclose()
                     return

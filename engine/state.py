@@ -19,7 +19,7 @@ class Move(NamedTuple):
 
     x: int
     y: int
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count, on purpose: the rule book's word
     tx: int
     ty: int
 

@@ -216,7 +216,7 @@ class Decoder:
         """Bytes fed so far (complete messages and buffered bytes)."""
         return self._consumed + len(self._buffer)
 
-    def feed(self, data: bytes) -> list[Message]:
+    def feed(self, data: bytes | bytearray) -> list[Message]:
         """Add ``data``; return every message now complete (possibly none)."""
         if self._error is not None:
             raise self._error
@@ -296,7 +296,7 @@ def describe(message: Message) -> str:
         case Hme(x, y):
             return f"HME ({x},{y})"
         case Map(cells) | Upd(cells):
-            name = message_name(message)
-            return f"{name} {len(cells)} cells: {_cells_text(cells)}" if cells else f"{name} 0"
+            label = message_name(message)
+            return f"{label} {len(cells)} cells: {_cells_text(cells)}" if cells else f"{label} 0"
         case _:
             return message_name(message)

@@ -58,7 +58,7 @@ class BotProcess:
 
 async def start_bot(label: str, argv: list[str], log_dir: Path) -> BotProcess:
     """Start ``argv`` with its output going to ``log_dir/label.out`` and ``label.err``."""
-    log_dir.mkdir(parents=True, exist_ok=True)
+    await trio.Path(log_dir).mkdir(parents=True, exist_ok=True)
     stdout_path = log_dir / f"{label}.out"
     stderr_path = log_dir / f"{label}.err"
     with stdout_path.open("wb") as stdout, stderr_path.open("wb") as stderr:

@@ -111,8 +111,8 @@ async def serve(
         except OSError:
             peer = "?"
         if table.full.is_set() or table.pending >= MAX_PENDING:
-            why = "a game is being played" if table.full.is_set() else "too many connections"
-            log.info("refused %s: %s", peer, why)
+            refusal = "a game is being played" if table.full.is_set() else "too many connections"
+            log.info("refused %s: %s", peer, refusal)
             await stream.aclose()
             return
         table.pending += 1
@@ -182,7 +182,7 @@ async def serve(
                     transcript.close()  # an aborted game's transcript stays where it is
                 table.done.set()
             results.append(result)
-            if transcript is not None:
+            if transcript is not None and transcript_dir is not None:
                 if keep_all_transcripts or result.termination.is_abnormal:
                     transcript.keep_in(transcript_dir)
                 else:

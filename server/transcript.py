@@ -62,7 +62,8 @@ class Transcript:
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.path, self._file = _create_new(path)
+        self.path, file = _create_new(path)
+        self._file: IO[str] | None = file
         self._start = time.monotonic()
         self.early_frames: list[tuple] = []
         """Frames from before the game, ``(side, time, dir, message, raw)``: written after

@@ -98,7 +98,8 @@ async def test_cancelled_mid_game_says_goodbye_records_aborted_and_ends_the_bots
     with trio.fail_after(30), trio.CancelScope() as scope:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_match, tmp_path, bot("play"), bot("stall", str(record)), settings)
-            while not record.exists():  # a separate process: nothing to wait on but its file
+            # A separate process: nothing to wait on but its file.
+            while not record.exists():  # noqa: ASYNC110
                 await trio.sleep(0.02)
             scope.cancel()
     pid, *received = record.read_text().split()

@@ -113,11 +113,11 @@ async def play_one(
     return result
 
 
-async def _seated(event: trio.Event, bot: BotProcess, timeout: float) -> bool:
-    """Wait until the bot is seated; ``False`` if it exits or ``timeout`` passes first."""
+async def _seated(event: trio.Event, bot: BotProcess, within: float) -> bool:
+    """Wait until the bot is seated; ``False`` if it exits or ``within`` seconds pass first."""
     from server.serving import wait_unless  # imported where serve is (see play_one)
 
-    with trio.move_on_after(timeout):
+    with trio.move_on_after(within):
         await wait_unless(event, bot.process.wait)
     return event.is_set()
 

@@ -1,0 +1,1 @@
+"""The match server: the referee over trio streams, serving, bot processes, transcripts."""

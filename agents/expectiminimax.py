@@ -364,7 +364,7 @@ class ExpectiminimaxAgent:
         if not battles:
             result = [(1.0, GameState.trusted(state.rows, state.cols, None, state.ply + 1, grid))]
         elif prod(len(b.outcomes) for b in battles) <= self.max_outcomes:
-            exact = ply_outcomes(state, ply, self.rules)
+            exact = ply_outcomes(state, ply, self.rules, check=False)
             result = sorted(((float(p), s) for p, s in exact), key=lambda o: -o[0])
         else:
             result = bucketed(state, grid, battles, self.max_outcomes, self.coverage)

@@ -4,6 +4,10 @@
 exact outcome distribution, a single certain outcome for conversions and massacres, the
 closed-form binomial distribution for random battles. Sampling is a separate step
 (:func:`sample_battle`) with an injected ``random.Random``.
+
+Every public function refuses what is not an encounter of the game (a species arriving on
+humans or on the other species, 1..255 on each side) with a ``TypeError`` or ``ValueError``
+that says what is wrong: a wrong answer for a wrong question is never returned.
 """
 
 import random
@@ -12,8 +16,9 @@ from functools import lru_cache
 from math import comb
 from typing import NamedTuple
 
-from engine.kinds import HUMANS, Kind
+from engine.kinds import HUMANS, Kind, opponent
 from engine.rules import Variant
+from engine.state import MAX_COUNT
 
 Probability = float | Fraction
 
@@ -26,8 +31,46 @@ class BattleOutcome(NamedTuple):
     survivors: int
 
 
+def _check_count(name: str, count: object) -> None:
+    """Refuse a count that is not a whole number of creatures a cell can hold (1..255)."""
+    if not isinstance(count, int) or isinstance(count, bool):
+        raise TypeError(f"{name} must be a whole number of creatures, got {count!r}")
+    if not 1 <= count <= MAX_COUNT:
+        raise ValueError(f"{name} must be 1..{MAX_COUNT} creatures, got {count}")
+
+
+def _check_kind(name: str, kind: object) -> None:
+    if not isinstance(kind, Kind):
+        raise TypeError(f"{name} must be a Kind (HUMANS, VAMPIRES, WEREWOLVES), got {kind!r}")
+
+
+def check_encounter(attacker: Kind, attackers: int, defender: Kind, defenders: int) -> None:
+    """Raise ``TypeError``/``ValueError`` unless this is an encounter of the game.
+
+    An encounter is 1..255 of a species arriving on 1..255 humans or of the other species;
+    a species arriving on its own kind merges, and nothing else can arrive anywhere.
+    """
+    _check_kind("attacker", attacker)
+    _check_kind("defender", defender)
+    if not attacker.is_species:
+        raise ValueError(f"only vampires or werewolves attack, not {attacker.name.lower()}")
+    if defender not in (HUMANS, opponent(attacker)):
+        raise ValueError(
+            f"{attacker.name.lower()} arriving on {defender.name.lower()} is not an encounter"
+            f" (the defenders are humans or {opponent(attacker).name.lower()})"
+        )
+    _check_count("attackers", attackers)
+    _check_count("defenders", defenders)
+
+
+def _check_sides(attackers: int, defenders: int) -> None:
+    _check_count("attackers", attackers)
+    _check_count("defenders", defenders)
+
+
 def win_probability(attackers: int, defenders: int, exact: bool = False) -> Probability:
     """The attackers' chance to win a random battle (rule book, "Random battle")."""
+    _check_sides(attackers, defenders)
     one = Fraction(1) if exact else 1.0
     if attackers == defenders:
         return one / 2
@@ -38,6 +81,10 @@ def win_probability(attackers: int, defenders: int, exact: bool = False) -> Prob
 
 def is_certain_win(attackers: int, defenders: int, defender: Kind) -> bool:
     """Whether arriving attackers take the cell with no battle: ``A ≥ H`` or ``2·A ≥ 3·E``."""
+    _check_sides(attackers, defenders)
+    _check_kind("defender", defender)
+    if defender == Kind.EMPTY:
+        raise ValueError("an empty cell has no defenders")
     if defender == HUMANS:
         return attackers >= defenders
     return 2 * attackers >= 3 * defenders
@@ -49,7 +96,6 @@ def _binomial(n: int, p: Probability) -> list[Probability]:
     return [comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)]
 
 
-@lru_cache(maxsize=1 << 16)
 def battle_outcomes(
     attacker: Kind,
     attackers: int,
@@ -62,10 +108,25 @@ def battle_outcomes(
 
     ``defender`` is ``HUMANS`` or the other species. Probabilities sum to one; they are
     ``Fraction`` when ``exact`` is true and floats otherwise. Outcomes with probability
-    zero are left out.
+    zero are left out. Raises ``TypeError``/``ValueError`` for anything that is not an
+    encounter (see :func:`check_encounter`), a ``variant`` that is not a :class:`Variant`.
     """
-    if attackers < 1 or defenders < 1:
-        raise ValueError(f"a battle needs both sides: {attackers} against {defenders}")
+    check_encounter(attacker, attackers, defender, defenders)
+    if not isinstance(variant, Variant):
+        raise TypeError(f"variant must be Variant.SERVER or Variant.SPEC, got {variant!r}")
+    return outcome_table(attacker, attackers, defender, defenders, variant, bool(exact))
+
+
+@lru_cache(maxsize=1 << 16)
+def outcome_table(
+    attacker: Kind,
+    attackers: int,
+    defender: Kind,
+    defenders: int,
+    variant: Variant,
+    exact: bool,
+) -> tuple[BattleOutcome, ...]:
+    """:func:`battle_outcomes` without the checks, cached: for the engine's inner loops."""
     one: Probability = Fraction(1) if exact else 1.0
     if is_certain_win(attackers, defenders, defender):
         survivors = attackers + defenders if defender == HUMANS else attackers
@@ -86,11 +147,14 @@ def battle_outcomes(
 
 def expected_survivors(outcomes: tuple[BattleOutcome, ...], kind: Kind) -> Probability:
     """The expected number of ``kind`` on the cell after the battle."""
+    _check_kind("kind", kind)
     return sum(o.probability * o.survivors for o in outcomes if o.winner == kind)
 
 
 def sample_battle(outcomes: tuple[BattleOutcome, ...], rng: random.Random) -> BattleOutcome:
     """Draw one outcome of the distribution with ``rng`` (one ``rng.random()`` call)."""
+    if not outcomes:
+        raise ValueError("no outcomes to draw from")
     if len(outcomes) == 1:
         return outcomes[0]
     r = rng.random()

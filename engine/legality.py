@@ -57,6 +57,25 @@ class IllegalPly(Exception):
         return hash((self.rule, self.move, self.detail))
 
 
+def _as_moves(ply: Sequence[Move]) -> Sequence[Move]:
+    """``ply`` as :class:`Move` values; ``TypeError`` if it is not a sequence of five integers."""
+    if not isinstance(ply, Sequence) or isinstance(ply, str | bytes):
+        raise TypeError(f"a ply is a sequence of moves, got {type(ply).__name__}")
+    if all(type(move) is Move for move in ply):
+        moves = ply
+    else:
+        moves = []
+        for move in ply:
+            if not isinstance(move, Sequence) or len(move) != 5:
+                raise TypeError(f"a move is five integers (x, y, count, tx, ty), got {move!r}")
+            moves.append(Move(*move))
+    for move in moves:
+        for value in move:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(f"a move is five integers (x, y, count, tx, ty), got {move!r}")
+    return moves
+
+
 def find_violation(
     state: GameState,
     ply: Sequence[Move],
@@ -64,7 +83,12 @@ def find_violation(
     """The first rule ``ply`` breaks when ``state.to_move`` plays it, or ``None`` if legal.
 
     Checks run in rule-book order: rule 1, then rules 2–4 move by move, then 5, 6, 7.
+    Raises ``TypeError`` if ``state`` is not a :class:`GameState` or ``ply`` is not a
+    sequence of moves of five integers (plain 5-tuples are read as moves).
     """
+    if not isinstance(state, GameState):
+        raise TypeError(f"state must be a GameState, got {type(state).__name__}")
+    ply = _as_moves(ply)
     if not ply:
         return IllegalPly(Rule.EMPTY_PLY, None, "the ply has no moves")
     rows, cols = state.rows, state.cols

@@ -16,7 +16,13 @@ from functools import lru_cache
 from itertools import product
 from typing import NamedTuple
 
-from engine.battle import BattleOutcome, Probability, battle_outcomes, sample_battle
+from engine.battle import (
+    BattleOutcome,
+    Probability,
+    battle_outcomes,
+    outcome_table,
+    sample_battle,
+)
 from engine.kinds import EMPTY, VAMPIRES, WEREWOLVES, Kind
 from engine.legality import check_ply
 from engine.rules import DEFAULT_RULES, Rules, Variant
@@ -70,7 +76,7 @@ def _capped_outcomes(
     The folded outcomes are consecutive, so the result keeps the order (and thus
     :func:`engine.battle.sample_battle`'s draws) of the uncapped one.
     """
-    outcomes = battle_outcomes(attacker, attackers, defender, defenders, variant, exact)
+    outcomes = outcome_table(attacker, attackers, defender, defenders, variant, exact)
     capped: list[BattleOutcome] = []
     full: dict[Kind, int] = {}
     for probability, winner, survivors in outcomes:
@@ -98,10 +104,12 @@ def encounter_outcomes(
     """What ``attackers`` arriving on ``defenders`` leave on the cell, at most 255 of them.
 
     :func:`battle_outcomes`, except that a winner with more than 255 survivors (a
-    conversion or a battle won against humans) keeps 255.
+    conversion or a battle won against humans) keeps 255. Refuses what is not an
+    encounter as :func:`battle_outcomes` does.
     """
+    outcomes = battle_outcomes(attacker, attackers, defender, defenders, variant, exact)
     if attackers + defenders <= MAX_COUNT:
-        return battle_outcomes(attacker, attackers, defender, defenders, variant, exact)
+        return outcomes
     return _capped_outcomes(attacker, attackers, defender, defenders, variant, exact)
 
 
@@ -115,6 +123,10 @@ def resolve_ply(
     The ply is assumed legal (see :func:`engine.legality.check_ply`). A cell left with more
     than 255 creatures holds 255; a pending battle's outcomes are capped the same way.
     """
+    if not isinstance(state, GameState):
+        raise TypeError(f"state must be a GameState, got {type(state).__name__}")
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules, got {rules!r}")
     cols = state.cols
     species = WEREWOLVES if state.ply & 1 else VAMPIRES
     own = int(species)
@@ -137,9 +149,9 @@ def resolve_ply(
             grid[target] = (own, total if total <= MAX_COUNT else MAX_COUNT)
             continue
         if count + held <= MAX_COUNT:
-            outcomes = battle_outcomes(species, count, Kind(kind), held, rules.variant)
+            outcomes = outcome_table(species, count, Kind(kind), held, rules.variant, False)
         else:
-            outcomes = _capped_outcomes(species, count, Kind(kind), held, rules.variant)
+            outcomes = _capped_outcomes(species, count, Kind(kind), held, rules.variant, False)
         if len(outcomes) == 1:
             _, winner, survivors = outcomes[0]
             grid[target] = (int(winner), survivors)
@@ -186,12 +198,16 @@ def ply_outcomes(
     ply: Sequence[Move],
     rules: Rules = DEFAULT_RULES,
     exact: bool = False,
+    check: bool = True,
 ) -> list[tuple[Probability, GameState]]:
     """The exact distribution of the states ``ply`` can lead to, equal states merged.
 
     Battles on different cells are independent, so each combination of their outcomes
-    has the product of their probabilities. The ply is assumed legal.
+    has the product of their probabilities. Raises :class:`engine.legality.IllegalPly` if
+    the ply is illegal (unless ``check`` is false, for callers that generated it legal).
     """
+    if check:
+        check_ply(state, ply)
     grid, battles = resolve_ply(state, ply, rules)
     if not battles:
         return [(Fraction(1) if exact else 1.0, _next_state(state, grid))]

@@ -3,11 +3,13 @@
 import random
 from fractions import Fraction
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import HUMANS, VAMPIRES, WEREWOLVES, Variant, battle_outcomes, win_probability
-from engine.battle import expected_survivors, sample_battle
+from engine import EMPTY, HUMANS, VAMPIRES, WEREWOLVES, Variant, battle_outcomes, win_probability
+from engine.battle import expected_survivors, is_certain_win, sample_battle
+from engine.resolution import encounter_outcomes
 
 count = st.integers(1, 120)
 defender_kind = st.sampled_from([HUMANS, WEREWOLVES])
@@ -77,3 +79,45 @@ def test_sampling_agrees_with_the_exact_distribution() -> None:
     # len(outcomes) - 1 = 8 degrees of freedom: 26.1 is the 0.999 quantile.
     assert len(outcomes) == 9
     assert chi_square < 26.1
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "words"),
+    [
+        (("vampires", 2, "humans", 3), TypeError, "attacker must be a Kind"),
+        ((VAMPIRES, 2, "humans", 3), TypeError, "defender must be a Kind"),
+        ((VAMPIRES, 2, VAMPIRES, 3), ValueError, "vampires arriving on vampires"),
+        ((WEREWOLVES, 2, WEREWOLVES, 3), ValueError, "not an encounter"),
+        ((HUMANS, 2, VAMPIRES, 3), ValueError, "only vampires or werewolves attack"),
+        ((VAMPIRES, 2, EMPTY, 3), ValueError, "not an encounter"),
+        ((VAMPIRES, 0, HUMANS, 3), ValueError, "attackers must be 1..255"),
+        ((VAMPIRES, 2, HUMANS, 256), ValueError, "defenders must be 1..255"),
+        ((VAMPIRES, 2.0, HUMANS, 3), TypeError, "attackers must be a whole number"),
+        ((VAMPIRES, True, HUMANS, 3), TypeError, "attackers must be a whole number"),
+        ((VAMPIRES, 2, HUMANS, 3, "spec"), TypeError, "variant must be"),
+    ],
+)
+def test_what_is_not_an_encounter_is_refused(args: tuple, error: type, words: str) -> None:
+    with pytest.raises(error, match=words):
+        battle_outcomes(*args)
+    with pytest.raises(error, match=words):
+        encounter_outcomes(*args)
+
+
+def test_the_other_entry_points_refuse_bad_sides() -> None:
+    with pytest.raises(ValueError, match=r"defenders must be 1\.\.255"):
+        win_probability(3, 0)
+    with pytest.raises(TypeError, match="defender must be a Kind"):
+        is_certain_win(3, 2, "werewolves")
+    with pytest.raises(ValueError, match="empty cell"):
+        is_certain_win(3, 2, EMPTY)
+    with pytest.raises(TypeError, match="kind must be a Kind"):
+        expected_survivors(battle_outcomes(VAMPIRES, 3, HUMANS, 4), "vampires")
+    with pytest.raises(ValueError, match="no outcomes"):
+        sample_battle((), random.Random(1))
+
+
+def test_a_refused_question_never_poisons_the_cache() -> None:
+    assert battle_outcomes(VAMPIRES, 2, HUMANS, 3)[0].winner is VAMPIRES
+    with pytest.raises(TypeError):
+        battle_outcomes(2, 2, 1, 3)

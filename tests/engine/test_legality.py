@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, settings
 
-from engine import GameState, IllegalPly, Move, Rule, check_ply, find_violation
+from engine import GameState, IllegalPly, Move, Rule, check_ply, find_violation, ply_outcomes
 from tests.engine.conftest import board, states_and_plies
 
 # Vampires to move (ply 0). Columns 0..4, rows 0..3.
@@ -182,3 +182,33 @@ def test_random_plies_are_legal(state_and_ply) -> None:
     state, ply = state_and_ply
     assert ply
     check_ply(state, ply)
+
+
+def test_plain_five_tuples_are_read_as_moves() -> None:
+    assert find_violation(BOARD, [(0, 0, 1, 1, 0)]) is None
+    violation = find_violation(BOARD, [(0, 0, 1, 1, 0), (1, 0, 1, 2, 0)])
+    assert violation is not None and violation.move == Move(1, 0, 1, 2, 0)
+
+
+@pytest.mark.parametrize(
+    ("state", "ply", "words"),
+    [
+        ("V10", (Move(0, 0, 1, 1, 0),), "state must be a GameState"),
+        (BOARD, "0 0 1 1 0", "a ply is a sequence of moves"),
+        (BOARD, None, "a ply is a sequence of moves"),
+        (BOARD, [(0, 0, 1, 1)], "a move is five integers"),
+        (BOARD, [(0, 0, 1.0, 1, 0)], "a move is five integers"),
+        (BOARD, [Move(0, 0, "1", 1, 0)], "a move is five integers"),
+    ],
+)
+def test_what_is_not_a_ply_is_refused(state, ply, words: str) -> None:
+    with pytest.raises(TypeError, match=words):
+        find_violation(state, ply)
+
+
+def test_exact_distributions_refuse_an_illegal_ply() -> None:
+    with pytest.raises(IllegalPly) as raised:
+        ply_outcomes(BOARD, (Move(0, 0, 11, 1, 0),))
+    assert raised.value.rule == Rule.TOO_FEW
+    with pytest.raises(TypeError, match="rules must be a Rules"):
+        ply_outcomes(BOARD, (Move(0, 0, 1, 1, 0),), "spec")

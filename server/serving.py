@@ -83,12 +83,14 @@ async def serve(
     keep_all_transcripts: bool = False,
     on_result: Callable[[GameResult], None] | None = None,
     on_seated: Callable[[Kind, str], None] | None = None,
+    on_dropped: Callable[[str], None] | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> list[GameResult]:
     """Serve ``games`` games on ``host:port``; the results, in order.
 
     Games are numbered from ``first_game`` in transcript names (``vvw match`` serves one
-    game at a time and gives each its number in the match).
+    game at a time and gives each its number in the match). ``on_dropped(why)`` hears of
+    each connection dropped before its NME (garbage, silence, a hang-up).
     """
     check_sendable(game_map, game_map.name or "<map>")  # MapFileError: MAP could not say it
     listeners = await trio.open_tcp_listeners(port, host=host)  # OSError if the port is taken
@@ -125,6 +127,8 @@ async def serve(
                 admitted = True
                 if why is not None:
                     log.info("dropped %s: %s", peer, why)
+                    if on_dropped is not None:
+                        on_dropped(why)
                     return
                 async with table.seating:
                     if table.full.is_set():

@@ -9,7 +9,15 @@ BUILTIN = frozenset(BOTS)
 """Bot names run as ``vvw agent NAME`` (the registry imports bots lazily)."""
 
 
-def bot_command(spec: str, host: str, port: int, builtin: frozenset[str] = BUILTIN) -> list[str]:
+def bot_command(
+    spec: str,
+    host: str,
+    port: int,
+    builtin: frozenset[str] = BUILTIN,
+    *,
+    seed: int | None = None,
+    name: str | None = None,
+) -> list[str]:
     """The argv for a bot given as a built-in name or a command template.
 
     A built-in bot's name (``alphabeta``, optionally with options: ``"alphabeta --depth 4"``)
@@ -17,12 +25,27 @@ def bot_command(spec: str, host: str, port: int, builtin: frozenset[str] = BUILT
     ``sys.path``, so a user's own ``engine.py`` there cannot shadow ours. Anything else is a
     command line in which ``{host}`` and ``{port}`` are replaced; without them, host and port
     are appended, as students' bots take them (``./mybot`` → ``./mybot 127.0.0.1 5555``).
+
+    A built-in bot is given ``--seed seed`` and ``--name name`` (before its own options,
+    which win); a command's ``{seed}`` is replaced by ``seed``.
     """
     words = shlex.split(spec)
     if not words:
         raise ValueError("empty bot command")
     if words[0] in builtin:
-        return [sys.executable, "-P", "-m", "vvw", "agent", words[0], host, str(port), *words[1:]]
+        ours = [*(["--seed", str(seed)] if seed is not None else []),
+                *(["--name", name] if name is not None else [])]
+        return [
+            sys.executable, "-P", "-m", "vvw", "agent", words[0], host, str(port),
+            *ours, *words[1:],
+        ]
+    fields = {"{host}": host, "{port}": str(port), "{seed}": str(seed or 0)}
+
+    def fill(word: str) -> str:
+        for field, value in fields.items():
+            word = word.replace(field, value)
+        return word
+
     if "{host}" in spec or "{port}" in spec:
-        return [word.replace("{host}", host).replace("{port}", str(port)) for word in words]
-    return [*words, host, str(port)]
+        return [fill(word) for word in words]
+    return [*(fill(word) for word in words), host, str(port)]

@@ -8,7 +8,10 @@ from vvw.cli import main
 THETRAP = Path(__file__).resolve().parents[2] / "maps" / "thetrap.xml"
 
 
-def test_match_plays_real_bot_processes_and_writes_results(tmp_path: Path, capsys) -> None:
+def test_match_plays_real_bot_processes_and_writes_results(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
     results = tmp_path / "results.json"
     code = main(
         ["match", "--map", str(THETRAP), "random --seed 1", "random --seed 2",
@@ -16,7 +19,7 @@ def test_match_plays_real_bot_processes_and_writes_results(tmp_path: Path, capsy
     )
     out = capsys.readouterr().out
     assert code == 0
-    assert "game 1:" in out and "game 2:" in out
+    assert "game 1 on " in out and "game 2 on " in out
     data = json.loads(results.read_text())
     games = data if isinstance(data, list) else data.get("games", data.get("results"))
     assert len(games) == 2

@@ -15,7 +15,8 @@ from server.result import Termination
 from server.settings import Settings
 from server.transcript import read_transcript
 from tests.server.test_referee import MAP
-from vvw.commands.match import play_one
+from vvw.participants import Participant
+from vvw.playing import play_one
 
 BOT = Path(__file__).resolve().parent / "bots" / "bot.py"
 LEAK_GAMES = 1000
@@ -28,9 +29,10 @@ def bot(mode: str, *extra: str) -> str:
 
 async def _match(tmp_path: Path, first: str, second: str, settings: Settings = SETTINGS):
     logs = tmp_path / "logs"
+    players = (Participant("first", first), Participant("second", second))
     with trio.fail_after(30):
-        result = await play_one(MAP, settings, (first, second), logs, tmp_path / "t", False)
-    return result, logs
+        played = await play_one(MAP, settings, players, logs, transcript_dir=tmp_path / "t")
+    return played.result, logs
 
 
 def _gone(pid: int) -> bool:
@@ -44,19 +46,18 @@ def _gone(pid: int) -> bool:
 async def test_normal_game_leaves_no_logs(tmp_path):
     result, logs = await _match(tmp_path, bot("play"), bot("play"))
     assert result.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
-    assert not logs.exists()  # bot output of a normal game is not kept
+    assert not logs.exists()  # the bots printed nothing: no empty files are left
     assert not (tmp_path / "t").exists() or not list((tmp_path / "t").iterdir())
 
 
 async def test_crash_reports_exit_code_and_stderr_and_keeps_logs(tmp_path):
     result, logs = await _match(tmp_path, bot("crash"), bot("play"))
     assert (result.winner, result.termination) == (Kind.WEREWOLVES, Termination.CRASH)
-    assert result.detail.startswith("vampires-python")
+    assert result.detail.startswith("vampires-first")
+    assert (result.vampires.name, result.werewolves.name) == ("first", "second")
     assert "exited with code 3" in result.detail
     assert result.detail.endswith("Traceback (most recent call last):\nboom: the bot broke")
-    assert sorted(p.name for p in logs.iterdir()) == [
-        f"{side}-{Path(sys.executable).name}.{ext}"
-        for side in ("vampires", "werewolves") for ext in ("err", "out")]
+    assert [p.name for p in logs.iterdir()] == ["vampires-first.err"]  # the others are empty
     assert len(list((tmp_path / "t").glob("*.jsonl"))) == 1  # abnormal: transcript kept
 
 
@@ -71,7 +72,7 @@ async def test_chatty_output_is_drained_to_a_file(tmp_path):
     # vampires have already printed a megabyte, to the file, not a pipe.
     result, logs = await _match(tmp_path, bot("chatty"), bot("crash"))
     assert (result.winner, result.termination) == (Kind.VAMPIRES, Termination.CRASH)
-    out = logs / f"vampires-{Path(sys.executable).name}.out"
+    out = logs / "vampires-first.out"
     assert out.stat().st_size >= 1_000_000
 
 
@@ -84,11 +85,11 @@ async def test_bot_spinning_after_bye_is_ended(tmp_path):
 
 async def test_stall_past_connect_timeout_names_the_map(tmp_path):
     settings = Settings(seed=1, connect_time=1.0)
-    result, logs = await _match(tmp_path, bot("play"), bot("silent"), settings)
+    result, _ = await _match(tmp_path, bot("play"), bot("silent"), settings)
     assert (result.winner, result.termination, result.plies) == (
         Kind.VAMPIRES, Termination.STALL, 0)
     assert "did not connect and send NME within 1 s (map testmap)" in result.detail
-    assert logs.exists()  # abnormal: the bots' output is kept
+    assert (result.vampires.name, result.werewolves.name) == ("first", "second")
 
 
 async def test_cancelled_mid_game_says_goodbye_records_aborted_and_ends_the_bots(tmp_path):
@@ -127,8 +128,10 @@ async def test_real_bot_processes_every_upd_is_the_engines(tmp_path):
     """Two bot processes over TCP; each UPD in the transcript is rebuilt from the engine."""
     logs = tmp_path / "logs"
     with trio.fail_after(30):
-        result = await play_one(MAP, SETTINGS, (bot("play"), bot("play")), logs,
-                                tmp_path / "t", True)
+        players = (Participant("a", bot("play")), Participant("b", bot("play")))
+        played = await play_one(MAP, SETTINGS, players, logs, transcript_dir=tmp_path / "t",
+                                keep_transcript=True)
+        result = played.result
     (transcript,) = (tmp_path / "t").glob("*.jsonl")
     lines = read_transcript(transcript)
     sent = {side: [Upd(tuple(Decoder(FROM_SERVER).feed(bytes.fromhex(f["hex"]))[0].cells))

@@ -1,11 +1,16 @@
-"""``vvw match``: play bots (built-in names or commands) against each other on a local port."""
+"""``vvw match``: two bots (built-in names or commands) play games in pairs on local ports.
+
+Games go in pairs with sides swapped, on the same map and the same battle seed; maps are
+played in turn, one pair each. ``--seed`` decides the battles and the built-in bots' own
+seeds, so the same command plays the same games. Results are per bot, whatever side it
+played; ``--json`` is rewritten after every game, so an interrupted match loses nothing.
+"""
 
 import argparse
 import contextlib
 import json
-import shlex
+import os
 import sys
-from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -13,177 +18,70 @@ import attrs
 import trio
 
 from engine import Kind
-from engine.mapfile import GameMap
-from server.processes import BotProcess, await_exit, start_bot, stop_bot
-from server.result import GameResult, PlayerRecord, Termination
-from server.settings import Settings
-from vvw.bots import bot_command
-from vvw.commands.serve import (
-    add_settings_arguments,
-    map_from,
-    os_error_in,
-    settings_from,
-    tally,
-)
-
-HUNG_UP = (Termination.DISCONNECT, Termination.STALL)
-"""Endings where the loser's process may have crashed (see :func:`_crashed`)."""
+from server.result import Termination
+from vvw.commands.serve import add_settings_arguments, os_error_in, settings_from
+from vvw.mapchoice import MapChoice, resolve_maps
+from vvw.participants import Participant, parse_participants
+from vvw.playing import Played, play_one
+from vvw.seeds import derive, fresh_seed
+from vvw.signals import exit_code, run_until_signal
 
 
-def _crashed(result: GameResult, bots: dict[Kind, BotProcess]) -> GameResult:
-    """A DISCONNECT/STALL of a bot whose process exited non-zero becomes a CRASH."""
-    if result.termination not in HUNG_UP:
-        return result
-    for species, bot in bots.items():
-        if species != result.winner and bot.crashed:
-            detail = f"{bot.label} exited with code {bot.exit_code}: {bot.stderr_tail()}"
-            return attrs.evolve(result, termination=Termination.CRASH, detail=detail)
-    return result
-
-
-def _stall(species: Kind, label: str, settings: Settings, map_name: str) -> GameResult:
-    other = Kind.WEREWOLVES if species == Kind.VAMPIRES else Kind.VAMPIRES
-    return GameResult(
-        winner=other,
-        termination=Termination.STALL,
-        detail=f"{label} did not connect and send NME within {settings.connect_time:g} s"
-        f" (map {map_name})",
-        plies=0,
-        vampires=PlayerRecord(Kind.VAMPIRES, label if species == Kind.VAMPIRES else "", 0),
-        werewolves=PlayerRecord(Kind.WEREWOLVES, label if species == Kind.WEREWOLVES else "", 0),
-        map_name=map_name,
-    )
-
-
-async def play_one(
-    game_map: GameMap,
-    settings: Settings,
-    specs: tuple[str, str],
-    log_dir: Path,
-    transcript_dir: Path | None,
-    keep: bool,
-    number: int = 1,
-) -> GameResult:
-    """One game: serve on a free port, start bot 1, once it is seated start bot 2."""
-    from server.serving import serve
-
-    seated = {Kind.VAMPIRES: trio.Event(), Kind.WEREWOLVES: trio.Event()}
-    bots: dict[Kind, BotProcess] = {}
-    results: list[GameResult] = []
-    result: GameResult | None = None
-    try:
-        async with trio.open_nursery() as nursery:
-
-            async def run_server(task_status=trio.TASK_STATUS_IGNORED) -> None:
-                results.extend(
-                    await serve(
-                        game_map,
-                        settings,
-                        port=0,
-                        first_game=number,
-                        transcript_dir=transcript_dir,
-                        keep_all_transcripts=keep,
-                        on_seated=lambda k, _n: seated[k].set(),
-                        task_status=task_status,
-                    )
-                )
-                nursery.cancel_scope.cancel()
-
-            port = await nursery.start(run_server)
-            for species, spec in zip((Kind.VAMPIRES, Kind.WEREWOLVES), specs, strict=True):
-                label = f"{species.name.lower()}-{shlex.split(spec)[0].rsplit('/', 1)[-1]}"
-                argv = bot_command(spec, "127.0.0.1", port)
-                bots[species] = await start_bot(label, argv, log_dir)
-                if not await _seated(seated[species], bots[species], settings.connect_time):
-                    nursery.cancel_scope.cancel()
-                    result = _stall(species, label, settings, game_map.name)
-                    break
-    finally:
-        ended = result if result is not None else (results[0] if results else None)
-        if ended is not None and ended.termination in HUNG_UP:
-            for species, bot in bots.items():
-                if species != ended.winner:
-                    await await_exit(bot)
-        for bot in bots.values():
-            await stop_bot(bot)
-    assert ended is not None  # no exception: a stall was found or the server gave a result
-    result = _crashed(ended, bots)
-    if not result.termination.is_abnormal:
-        _remove_logs(bots.values(), log_dir)
-    return result
-
-
-async def _seated(event: trio.Event, bot: BotProcess, within: float) -> bool:
-    """Wait until the bot is seated; ``False`` if it exits or ``within`` seconds pass first."""
-    from server.serving import wait_unless  # imported where serve is (see play_one)
-
-    with trio.move_on_after(within):
-        await wait_unless(event, bot.process.wait)
-    return event.is_set()
-
-
-def _remove_logs(bots: Iterable[BotProcess], log_dir: Path) -> None:
-    """Delete the bots' output files of a game that ended normally (and the empty folder)."""
-    for bot in bots:
-        bot.stdout_path.unlink(missing_ok=True)
-        bot.stderr_path.unlink(missing_ok=True)
-    with contextlib.suppress(OSError):
-        log_dir.rmdir()
-
-
-def _describe(result: GameResult) -> str:
-    think = ", ".join(
-        f"{p.name} longest think {p.longest_think:.3f} s"
-        for p in (result.vampires, result.werewolves)
-        if p.longest_think is not None
-    )
-    counts = f"vampires {result.vampires.creatures}, werewolves {result.werewolves.creatures}"
-    return f"{result.summary()} | {counts}" + (f" | {think}" if think else "")
-
-
-def run(args: argparse.Namespace) -> int:
-    game_map = map_from(args)
-    if game_map is None:
-        return 2
-    settings = settings_from(args)
-    for spec in (args.bot1, args.bot2):
-        try:
-            bot_command(spec, "127.0.0.1", 0)
-        except ValueError as error:  # empty, or shlex's "No closing quotation"
-            print(f"vvw match: bot command {spec!r}: {error}", file=sys.stderr)
-            return 2
+def new_run_dir(kind: str, root: Path = Path("runs")) -> Path:
+    """A new folder ``runs/KIND-STAMP`` (``-2``, ``-3``… when taken), created now."""
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    run_dir = Path("runs") / f"match-{stamp}"
-    results: list[GameResult] = []
+    root.mkdir(parents=True, exist_ok=True)
+    number = 1
+    while True:
+        path = root / (f"{kind}-{stamp}" + (f"-{number}" if number > 1 else ""))
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            number += 1
 
-    async def main() -> None:
-        for number in range(1, args.games + 1):
-            specs = (args.bot1, args.bot2) if number % 2 else (args.bot2, args.bot1)
-            log_dir = run_dir / f"game{number:03d}"
-            result = await play_one(
-                game_map, settings, specs, log_dir, args.transcript, args.keep_transcripts, number
-            )
-            results.append(result)
-            print(f"game {number}: {_describe(result)}", flush=True)
 
-    code = 0
+def split_maps_and_bots(maps: list[str], bots: list[str]) -> tuple[list[str], list[str]]:
+    """``--map a.xml b.xml greedy random`` (a shell glob before the bots): the trailing
+    words of ``--map`` that name no map are the bots."""
+    maps = list(maps)
+    moved: list[str] = []
+    while maps and not _looks_like_map(maps[-1]):
+        moved.insert(0, maps.pop())
+    return maps, moved + bots
+
+
+def _looks_like_map(text: str) -> bool:
     try:
-        trio.run(main)
-    except KeyboardInterrupt:
-        print("vvw match: interrupted", file=sys.stderr)
-        code = 130
-    except (OSError, BaseExceptionGroup) as error:
-        failure = os_error_in(error)  # a bot that cannot start, a port in use
-        if failure is None:
-            raise
-        print(f"vvw match: {failure}", file=sys.stderr)
-        return 2
-    finally:
-        if args.json is not None:
-            payload = [attrs.asdict(r, value_serializer=_plain) for r in results]
-            Path(args.json).write_text(json.dumps(payload, indent=1))
-    print(tally(results))
-    return code
+        resolve_maps([text])
+    except ValueError:
+        return text.endswith(".xml") or any(char in text for char in "*?[")
+    return True
+
+
+def writable_file(path: Path, force: bool) -> str | None:
+    """Why ``path`` cannot take the results (``None`` if it can), checked before playing."""
+    if path.exists() and not force:
+        return f"{path} exists (use --force to overwrite it)"
+    if path.is_dir():
+        return f"{path} is a folder"
+    if not path.parent.is_dir():
+        return f"folder {path.parent} does not exist"
+    if not os.access(path.parent, os.W_OK):
+        return f"folder {path.parent} is not writable"
+    return None
+
+
+def write_json(path: Path, played: list[Played]) -> None:
+    """All results so far, replacing the file in one step (never half written)."""
+    payload = [
+        attrs.asdict(p.result, value_serializer=_plain)
+        | {"outputs": [str(f) for files in p.outputs.values() for f in files]}
+        for p in played
+    ]
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(payload, indent=1))
+    partial.replace(path)
 
 
 def _plain(_instance: object, _field: object, value: object) -> object:
@@ -194,10 +92,139 @@ def _plain(_instance: object, _field: object, value: object) -> object:
     return value
 
 
+def describe(played: Played) -> str:
+    """One line: the winner by name and side, how, the creatures left, the slowest replies."""
+    result = played.result
+    think = ", ".join(
+        f"{p.name} longest think {p.longest_think:.3f} s"
+        for p in (result.vampires, result.werewolves)
+        if p.longest_think is not None
+    )
+    counts = f"vampires {result.vampires.creatures}, werewolves {result.werewolves.creatures}"
+    return f"{result.summary()} | {counts}" + (f" | {think}" if think else "")
+
+
+def tally(players: tuple[Participant, Participant], played: list[Played]) -> str:
+    """``4 games: greedy 4 wins, random 0 wins, 0 draws; greedy scores 100.0 %``."""
+    wins = {player.name: 0 for player in players}
+    draws = 0
+    for game in played:
+        result = game.result
+        if result.winner is None:
+            draws += result.termination is not Termination.ABORTED
+            continue
+        winner = result.vampires if result.winner == Kind.VAMPIRES else result.werewolves
+        wins[winner.name] += 1
+    games = "1 game" if len(played) == 1 else f"{len(played)} games"
+    parts = ", ".join(f"{name} {n} win{'s' * (n != 1)}" for name, n in wins.items())
+    line = f"{games}: {parts}, {draws} draw{'s' * (draws != 1)}"
+    if played:
+        first = players[0].name
+        line += f"; {first} scores {(wins[first] + draws / 2) / len(played):.1%}"
+    return line
+
+
+def abnormal(played: list[Played], run_dir: Path) -> list[str]:
+    """One line per game that did not end by the board or the clock, with where its logs are."""
+    lines = []
+    for number, game in enumerate(played, 1):
+        if game.result.termination.is_abnormal:
+            files = [str(f) for side in game.outputs.values() for f in side]
+            where = ", ".join(files) if files else f"no output in {run_dir}"
+            lines.append(f"  game {number}: {game.result.termination.value}: {where}")
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    map_words, bot_words = split_maps_and_bots(args.map, args.bots)
+    try:
+        maps = resolve_maps(map_words)
+        players = parse_participants(bot_words)
+    except ValueError as error:
+        print(f"vvw match: {error}", file=sys.stderr)
+        return 2
+    if len(players) != 2:
+        print(f"vvw match: two bots play a match, got {len(players)}", file=sys.stderr)
+        return 2
+    for player in players:
+        missing = player.program()
+        if missing is not None:
+            print(f"vvw match: cannot start bot {player.name}: {missing} not found",
+                  file=sys.stderr)
+            return 2
+    if args.json is not None:
+        why = writable_file(args.json, args.force)
+        if why is not None:
+            print(f"vvw match: cannot write results: {why}", file=sys.stderr)
+            return 2
+    seed = args.seed if args.seed is not None else fresh_seed()
+    print(f"seed {seed}", flush=True)
+    run_dir = new_run_dir("match")
+    played: list[Played] = []
+
+    async def main() -> None:
+        for number in range(1, args.games + 1):
+            pair, leg = divmod(number - 1, 2)
+            choice: MapChoice = maps[pair % len(maps)]
+            sides = (players[0], players[1]) if leg == 0 else (players[1], players[0])
+            settings = attrs.evolve(settings_from(args), seed=derive(seed, "battle", pair))
+            game = await play_one(
+                choice.game_map,
+                settings,
+                sides,
+                run_dir / f"game{number:03d}",
+                seeds=(derive(seed, "bot", number, 0), derive(seed, "bot", number, 1)),
+                transcript_dir=args.transcript,
+                keep_transcript=args.keep_transcripts,
+                number=number,
+            )
+            played.append(game)
+            print(f"game {number} on {choice.label}: {describe(game)}", flush=True)
+            if args.json is not None:
+                write_json(args.json, played)
+
+    try:
+        signum = trio.run(run_until_signal, main)
+    except (OSError, BaseExceptionGroup) as error:
+        failure = os_error_in(error)  # a port in use, a folder that cannot be written
+        if failure is None:
+            raise
+        print(f"vvw match: {failure}", file=sys.stderr)
+        return 2
+    finally:
+        _remove_if_empty(run_dir)
+        _remove_if_empty(run_dir.parent)
+    if signum is not None:
+        print(f"vvw match: stopped by signal {signum} after {len(played)} games",
+              file=sys.stderr)
+    print(tally((players[0], players[1]), played))
+    lines = abnormal(played, run_dir)
+    if lines:
+        print("abnormal games:\n" + "\n".join(lines))
+    return exit_code(signum) if signum is not None else 0
+
+
+def _remove_if_empty(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        folder.rmdir()
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("match", help="play two bots against each other")
-    parser.add_argument("bot1", help="built-in name or command ('./mybot {host} {port}')")
-    parser.add_argument("bot2")
-    parser.add_argument("--json", default=None, metavar="FILE", help="write all results here")
-    add_settings_arguments(parser)
+    parser = subparsers.add_parser(
+        "match",
+        help="play two bots against each other",
+        epilog='example: vvw match --map thetrap greedy "python mybot.py {host} {port}"'
+        " --games 10",
+    )
+    parser.add_argument(
+        "bots",
+        nargs="*",
+        metavar="BOT",
+        help="two bots: a built-in name with options ('alphabeta --depth 4'), a command"
+        " ('./mybot {host} {port}'), each optionally after name=NAME",
+    )
+    parser.add_argument("--json", type=Path, default=None, metavar="FILE",
+                        help="write all results here (rewritten after every game)")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing --json file")
+    add_settings_arguments(parser, several_maps=True)
     parser.set_defaults(func=run)

@@ -8,16 +8,31 @@ from pathlib import Path
 import trio
 
 from engine import Rules
-from engine.mapfile import GameMap, MapFileError, load_map
+from engine.mapfile import GameMap
 from engine.rules import Variant
 from server.result import GameResult
 from server.settings import OnTimeout, Settings
 from vvw.argtypes import port_number, positive_float, positive_int
+from vvw.mapchoice import resolve_maps
 
 
-def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
-    """The game settings shared by ``serve`` and ``match``."""
-    parser.add_argument("--map", required=True, help="map file (.xml)")
+def add_settings_arguments(parser: argparse.ArgumentParser, several_maps: bool = False) -> None:
+    """The game settings shared by ``serve``, ``match`` and ``tournament``."""
+    if several_maps:
+        parser.add_argument(
+            "--map",
+            "--maps",
+            dest="map",
+            action="extend",
+            nargs="+",
+            required=True,
+            metavar="MAP",
+            help="map files, globs, bundled names (thetrap) or gen:SEED; played in turn",
+        )
+    else:
+        parser.add_argument(
+            "--map", action="append", required=True, help="map file, or bundled name (thetrap)"
+        )
     parser.add_argument("--games", type=positive_int, default=1, help="games to play (default 1)")
     parser.add_argument(
         "--move-time", type=positive_float, default=2.0, help="seconds per reply (default 2)"
@@ -64,12 +79,16 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 
 def map_from(args: argparse.Namespace) -> GameMap | None:
-    """The map, or ``None`` after printing one error line."""
+    """The one map, or ``None`` after printing one error line."""
     try:
-        return load_map(args.map)
-    except (MapFileError, OSError) as error:
-        print(f"vvw: bad map {args.map}: {error}", file=sys.stderr)
+        choices = resolve_maps(args.map)
+    except ValueError as error:
+        print(f"vvw: {error}", file=sys.stderr)
         return None
+    if len(choices) != 1:
+        print(f"vvw: one map only, got {len(choices)}: {' '.join(args.map)}", file=sys.stderr)
+        return None
+    return choices[0].game_map
 
 
 def tally(results: list[GameResult]) -> str:

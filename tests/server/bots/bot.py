@@ -4,7 +4,8 @@ Modes: ``play`` (random legal plies), ``crash`` (exit 3 with a message on stderr
 first UPD), ``chatty`` (prints megabytes to stdout while playing), ``spin`` (plays, then
 spins forever after BYE, deaf to SIGTERM; writes its pid to FILE), ``silent`` (connects,
 never sends NME), ``stall`` (never answers an UPD; writes its pid to FILE at its first
-UPD, then every later command it receives).
+UPD, then every later command it receives), ``garbage`` (sends bytes that are no message
+instead of its NME, then waits), ``exit`` (prints to stdout and exits 4 before connecting).
 """
 
 import os
@@ -27,8 +28,15 @@ def main() -> int:
     if mode == "spin":
         Path(sys.argv[4]).write_text(str(os.getpid()))
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if mode == "exit":
+        print("my debugging print")
+        print("cannot start: no model file", file=sys.stderr)
+        return 4
     sock = socket.create_connection((host, port))
     if mode == "silent":
+        time.sleep(3600)
+    if mode == "garbage":
+        sock.sendall(b"HELLO?\n")
         time.sleep(3600)
     sock.sendall(encode(Nme(mode.encode())))
     decoder, rng, session = Decoder(FROM_SERVER), random.Random(1), ClientSession()

@@ -1,15 +1,21 @@
 """``vvw log show`` renders a transcript written by :class:`Transcript`."""
 
+import gzip
+import random
 import subprocess
 import sys
 from pathlib import Path
 
-from engine import Kind
-from protocol.codec import End, Nme, encode
+import pytest
+
+from engine import GameState, Kind, Move, apply_ply
+from protocol.codec import End, Mov, Nme, Set, encode
+from protocol.transcript import Ply
 from server.result import GameResult, PlayerRecord, Termination
 from server.settings import Settings
 from server.transcript import Transcript
 from vvw.cli import main
+from vvw.commands.log import render
 
 
 def _write(path: Path) -> None:
@@ -19,6 +25,11 @@ def _write(path: Path) -> None:
     transcript.frame(Kind.VAMPIRES, "in", Nme(b"alice"), encode(Nme(b"alice")))
     transcript.frame(Kind.WEREWOLVES, "out", End(), encode(End()))
     transcript.skip(Kind.WEREWOLVES, 1)
+    _write_result(transcript)
+    transcript.close()
+
+
+def _write_result(transcript: Transcript) -> None:
     transcript.result(
         GameResult(
             winner=Kind.VAMPIRES,
@@ -29,7 +40,6 @@ def _write(path: Path) -> None:
             werewolves=PlayerRecord(Kind.WEREWOLVES, "bob", 4),
         )
     )
-    transcript.close()
 
 
 def test_log_show_renders_header_players_frames_and_result(tmp_path, capsys):
@@ -40,7 +50,7 @@ def test_log_show_renders_header_players_frames_and_result(tmp_path, capsys):
     assert "game on tiny.xml (seed 7)" in out
     assert "player vampires: alice" in out
     assert "alice" in out.splitlines()[3]
-    assert encode(Nme(b"alice")).hex() in out
+    assert encode(Nme(b"alice")).hex(" ") in out
     assert "skipped" in out
     assert "result: vampires wins by disconnect after 1 plies" in out
 
@@ -49,7 +59,7 @@ def test_log_show_without_hex_hides_bytes(tmp_path, capsys):
     path = tmp_path / "game.jsonl"
     _write(path)
     assert main(["log", "show", str(path)]) == 0
-    assert encode(Nme(b"alice")).hex() not in capsys.readouterr().out
+    assert encode(Nme(b"alice")).hex(" ") not in capsys.readouterr().out
 
 
 def test_log_show_missing_file_is_one_line_error(tmp_path, capsys):
@@ -59,9 +69,7 @@ def test_log_show_missing_file_is_one_line_error(tmp_path, capsys):
 
 
 def test_log_show_writes_each_move_as_source_target_and_count() -> None:
-    from vvw.commands.log import render
-
-    line = {"type": "ply", "ply_number": 3, "side": "vampires", "moves": [[2, 1, 7, 3, 2]]}
+    line = Ply(0.0, Kind.VAMPIRES, 3, (Move(2, 1, 7, 3, 2),), None, (), None, None)
     lines = render([line])
     assert any("(2,1)->(3,2) x7" in text for text in lines), lines
 
@@ -85,3 +93,73 @@ def test_log_show_into_a_pipe_closed_early_ends_quietly(tmp_path):
     errors = reader.stderr.read()
     assert reader.wait(timeout=60) == 141
     assert b"Traceback" not in errors
+
+
+def _game_with_a_ply(path: Path) -> None:
+    state = GameState.from_cells(2, 3, {(0, 0): (Kind.VAMPIRES, 12), (2, 1): (Kind.HUMANS, 3)})
+    transcript = Transcript(path)
+    transcript.header("tiny.xml", Settings(), seed=7)
+    for side in (Kind.VAMPIRES, Kind.WEREWOLVES):
+        transcript.frame(side, "out", Set(2, 3), encode(Set(2, 3)))
+    ply = (Move(0, 0, 12, 1, 1),)
+    message = Mov(((0, 0, 12, 1, 1),))
+    transcript.frame(Kind.VAMPIRES, "in", message, encode(message))
+    transcript.ply(Kind.VAMPIRES, ply, apply_ply(state, ply, random.Random(1)).state, [])
+    transcript.close()
+
+
+def test_log_show_boards_draws_the_board_after_each_ply(tmp_path, capsys):
+    path = tmp_path / "game.jsonl"
+    _game_with_a_ply(path)
+    assert main(["log", "show", str(path), "--boards"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-4:] == [
+        "    0.000 ply 1 vampires: (0,0)->(1,1) x12",
+        "              0   1   2",
+        "          0   .   .   .",
+        "          1   . V12  H3",
+    ]
+
+
+def test_log_show_filters_by_side_and_by_message(tmp_path, capsys):
+    path = tmp_path / "game.jsonl"
+    _game_with_a_ply(path)
+    assert main(["log", "show", str(path), "--side", "werewolves"]) == 0
+    out = capsys.readouterr().out
+    assert "werewolves <- SET" in out and "vampires" not in out.split("\n", 2)[2]
+    assert main(["log", "show", str(path), "--message", "mov"]) == 0
+    out = capsys.readouterr().out
+    assert "-> MOV 1" in out and "SET" not in out and "ply 1 vampires" in out
+
+
+@pytest.mark.parametrize("data", [gzip.compress(b"{}\n"), b"[1, 2]", b"<map/>\n", b'{"n": 1}\n'])
+def test_log_show_of_a_file_that_is_not_a_transcript_is_one_line_exit_2(tmp_path, capsys, data):
+    path = tmp_path / "file"
+    path.write_bytes(data)
+    assert main(["log", "show", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith(f"vvw log show: {path}")
+
+
+def test_log_show_follow_prints_lines_as_they_are_written_until_the_result(tmp_path):
+    path = tmp_path / "game.jsonl"
+    transcript = Transcript(path)
+    transcript.header("tiny.xml", Settings(), seed=7)
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "vvw.cli", "log", "show", "--follow", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert reader.stdout is not None
+    try:
+        assert reader.stdout.readline().startswith(b"game on tiny.xml")
+        assert reader.stdout.readline().startswith(b"settings: ")
+        transcript.skip(Kind.WEREWOLVES, 1)
+        assert b"ply 1 werewolves: skipped" in reader.stdout.readline()
+        _write_result(transcript)
+        assert b"result: vampires wins" in reader.stdout.readline()
+        assert reader.wait(timeout=30) == 0
+    finally:
+        reader.kill()
+        transcript.close()

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 import trio
 
-from engine import Kind, Move, Rules, apply_ply
+from engine import Kind, Rules, apply_ply
 from protocol.cells import ply_cells, update_cells
 from protocol.codec import FROM_SERVER, Decoder, Upd
+from protocol.transcript import Frame, Ply, Result, read_transcript
 from server.result import Termination
 from server.settings import Settings
-from server.transcript import read_transcript
 from tests.server.test_referee import MAP
 from vvw.participants import Participant
 from vvw.playing import play_one
@@ -107,9 +107,9 @@ async def test_cancelled_mid_game_says_goodbye_records_aborted_and_ends_the_bots
     assert received == ["End", "Bye"]
     assert _gone(int(pid))
     (transcript,) = (tmp_path / "t").glob("*.jsonl")
-    result = [line for line in read_transcript(transcript) if line["type"] == "result"]
-    assert [(r["termination"], r["winner"]) for r in result] == [("aborted", None)]
-    assert result[0]["detail"] == "the server was stopped"
+    result = [line for line in read_transcript(transcript) if isinstance(line, Result)]
+    assert [(r.termination, r.winner) for r in result] == [("aborted", None)]
+    assert result[0].detail == "the server was stopped"
 
 
 @pytest.mark.slow
@@ -134,11 +134,10 @@ async def test_real_bot_processes_every_upd_is_the_engines(tmp_path):
         result = played.result
     (transcript,) = (tmp_path / "t").glob("*.jsonl")
     lines = read_transcript(transcript)
-    sent = {side: [Upd(tuple(Decoder(FROM_SERVER).feed(bytes.fromhex(f["hex"]))[0].cells))
-                   for f in lines if f["type"] == "frame" and f["side"] == side
-                   and f["cmd"] == "UPD"]
-            for side in ("vampires", "werewolves")}
-    plies = [[Move(*m) for m in line["moves"]] for line in lines if line["type"] == "ply"]
+    sent = {side.name.lower(): [Decoder(FROM_SERVER).feed(f.raw)[0] for f in lines
+                                if isinstance(f, Frame) and f.side == side and f.command == "UPD"]
+            for side in (Kind.VAMPIRES, Kind.WEREWOLVES)}
+    plies = [list(line.moves) for line in lines if isinstance(line, Ply)]
     state, rng = MAP.initial_state(), random.Random(result.seed)
     last = {Kind.VAMPIRES: [], Kind.WEREWOLVES: []}
     expected = {"vampires": [Upd(())], "werewolves": []}

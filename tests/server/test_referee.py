@@ -15,11 +15,12 @@ from engine import Kind, Move, Rules, apply_ply
 from engine.mapfile import GameMap, load_map
 from protocol.cells import ply_cells, update_cells
 from protocol.codec import Bye, End, Upd, encode
+from protocol.transcript import VERSION, Frame, Header, Ply, Result, read_transcript
 from server.lobby import admit, connected, greet
 from server.referee import play_game
 from server.result import Termination
 from server.settings import OnTimeout, Settings
-from server.transcript import FrameRecorder, Transcript, read_transcript
+from server.transcript import FrameRecorder, Transcript
 from tests.server.fakes import CLOSE, FakeBot, mov, random_policy, scripted
 
 MAP = load_map(Path(__file__).parents[2] / "maps" / "testmap.xml")
@@ -351,24 +352,23 @@ async def test_transcript_holds_every_frame_each_ply_and_the_result(tmp_path):
     result, bots = await _game(shuffle_back, shuffle, settings, transcript=transcript)
     transcript.close()
     lines = read_transcript(tmp_path / "game.jsonl")
-    assert lines[0]["type"] == "header" and lines[0]["seed"] == 1
-    frames = [line for line in lines if line["type"] == "frame"]
-    for side, bot in (("vampires", bots[0]), ("werewolves", bots[1])):
-        out = [f for f in frames if f["side"] == side and f["dir"] == "out"]
-        into = [f for f in frames if f["side"] == side and f["dir"] == "in"]
-        assert b"".join(bytes.fromhex(f["hex"]) for f in out) == b"".join(
-            encode(m) for m in bot.received)
-        assert [f["cmd"] for f in out][:4] == ["SET", "HUM", "HME", "MAP"]
-        assert into[0]["cmd"] == "NME" and bytes.fromhex(into[0]["hex"]) == b"NME\x04" + bot.name
-        assert [f["cmd"] for f in into[1:]] == ["MOV"] * len(into[1:])
-    assert [f["t"] for f in frames] == sorted(f["t"] for f in frames)
-    plies = [line for line in lines if line["type"] == "ply"]
-    assert [p["ply_number"] for p in plies] == [1, 2, 3]
-    assert plies[0]["moves"] == [[5, 4, 3, 5, 3]] and plies[0]["side"] == "vampires"
-    assert [5, 3, 2, 3] in plies[0]["board"]  # (x, y, kind, count): vampires now at (5,3)
+    assert isinstance(lines[0], Header) and lines[0].seed == 1 and lines[0].version == VERSION
+    frames = [line for line in lines if isinstance(line, Frame)]
+    for side, bot in ((V, bots[0]), (W, bots[1])):
+        out = [f for f in frames if f.side == side and f.direction == "out"]
+        into = [f for f in frames if f.side == side and f.direction == "in"]
+        assert b"".join(f.raw for f in out) == b"".join(encode(m) for m in bot.received)
+        assert [f.command for f in out][:4] == ["SET", "HUM", "HME", "MAP"]
+        assert into[0].command == "NME" and into[0].raw == b"NME\x04" + bot.name
+        assert [f.command for f in into[1:]] == ["MOV"] * len(into[1:])
+    assert [f.t for f in frames] == sorted(f.t for f in frames)
+    plies = [line for line in lines if isinstance(line, Ply)]
+    assert [p.ply_number for p in plies] == [1, 2, 3]
+    assert plies[0].moves == (Move(5, 4, 3, 5, 3),) and plies[0].side == V
+    assert plies[0].board is not None and (5, 3, V, 3) in plies[0].board
     *_, last_ply, final, end_v, end_w, bye_v, bye_w = lines
-    assert (last_ply["type"], final["type"]) == ("ply", "result")
-    assert [(f["side"], f["cmd"]) for f in (end_v, end_w, bye_v, bye_w)] == [
-        ("vampires", "END"), ("werewolves", "END"), ("vampires", "BYE"), ("werewolves", "BYE")]
-    assert (final["termination"], final["plies"], final["winner"]) == ("ply limit", 3, None)
+    assert isinstance(last_ply, Ply) and isinstance(final, Result)
+    assert [(f.side, f.command) for f in (end_v, end_w, bye_v, bye_w)] == [  # type: ignore[union-attr]
+        (V, "END"), (W, "END"), (V, "BYE"), (W, "BYE")]
+    assert (final.termination, final.plies, final.winner) == ("ply limit", 3, None)
     assert result.plies == 3

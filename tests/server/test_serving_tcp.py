@@ -4,10 +4,10 @@ import trio
 
 from engine import Kind, Rules
 from protocol.codec import FROM_SERVER, Bye, Decoder, End, Map, Message, Nme, Upd, encode
+from protocol.transcript import Frame, Header, Ply, Result, read_transcript
 from server.result import Termination
 from server.serving import serve
 from server.settings import Settings
-from server.transcript import read_transcript
 from tests.server.fakes import FakeBot, random_policy
 from tests.server.test_referee import MAP
 
@@ -107,10 +107,12 @@ async def test_lobby_misfits_refusal_and_two_games_with_reconnecting_bots(tmp_pa
     (kept,) = tmp_path.glob("*.jsonl")
     assert "game001-vamp-wolf" in kept.name
     lines = read_transcript(kept)
-    frames = [(f["side"], f["dir"], f["cmd"]) for f in lines if f["type"] == "frame"]
+    frames = [(f.side.name.lower(), f.direction, f.command) for f in lines
+              if isinstance(f, Frame) and f.side is not None]
     assert frames[:2] == [("vampires", "in", "NME"), ("vampires", "out", "SET")]
     assert ("werewolves", "in", "NME") in frames and ("vampires", "in", "MOV") in frames
-    assert lines[-5]["type"] == "result" and lines[-5]["termination"] == "illegal ply"
+    result = lines[-5]
+    assert isinstance(result, Result) and result.termination == "illegal ply"
 
 
 async def _normal_game(folder, keep: bool):
@@ -131,8 +133,10 @@ async def test_normal_games_transcript_kept_only_on_demand(tmp_path):
     assert await _normal_game(tmp_path / "normal", keep=False) == []
     (kept,) = await _normal_game(tmp_path / "all", keep=True)
     lines = read_transcript(kept)
-    assert lines[0]["type"] == "header"
-    assert sum(line["type"] == "ply" for line in lines) == lines[-5]["plies"]
+    assert isinstance(lines[0], Header)
+    result = lines[-5]
+    assert isinstance(result, Result)
+    assert sum(isinstance(line, Ply) for line in lines) == result.plies
 
 
 async def test_a_seated_bot_that_leaves_before_the_game_frees_its_seat(tmp_path):

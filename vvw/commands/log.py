@@ -1,81 +1,212 @@
-"""``vvw log show``: a readable rendering of a game transcript (JSON Lines)."""
+"""``vvw log show``: a readable rendering of a game transcript, optionally with the boards.
+
+The file is read with :mod:`protocol.transcript`'s typed reader, so a file that is not a
+transcript is one line on standard error (exit 2), never a traceback.
+"""
 
 import argparse
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from engine import Kind
-from server.transcript import read_transcript
+from protocol.codec import ALL
+from protocol.transcript import (
+    IN,
+    BoardCell,
+    Frame,
+    Header,
+    Note,
+    Player,
+    Ply,
+    Record,
+    Result,
+    Skip,
+    TranscriptError,
+    iter_transcript,
+)
 
 
-def _side(value: Any) -> str:
-    """A side as a word, whether the file holds its name or its number."""
-    if value is None:
-        return "-"
-    if isinstance(value, int):
-        try:
-            return Kind(value).name.lower()
-        except ValueError:
-            return str(value)
-    return str(value)
+def _side(kind: Kind | None) -> str:
+    return "-" if kind is None else kind.name.lower()
 
 
-def render(lines: Iterable[dict[str, Any]], show_hex: bool = False) -> list[str]:
-    """The transcript's lines as text: header, players, frames, plies, result."""
-    out: list[str] = []
-    for line in lines:
-        kind = line.get("type")
-        t = f"{line.get('t', 0.0):9.3f}"
-        if kind == "header":
-            out.append(f"game on {line.get('map')} (seed {line.get('seed')})")
-            out.append(f"settings: {line.get('settings')}")
-        elif kind == "player":
-            out.append(f"player {_side(line.get('side'))}: {line.get('name')} ({line.get('peer')})")
-        elif kind == "frame":
-            arrow = "->" if line.get("dir") == "in" else "<-"
-            text = f"{t} {_side(line.get('side')):10} {arrow} {line.get('text')}"
-            out.append(text)
-            if show_hex:
-                out.append(f"{'':21}hex {line.get('hex', '')}")
-        elif kind == "ply":
-            moves = " ".join("({0},{1})->({3},{4}) x{2}".format(*m) for m in line.get("moves", []))
-            out.append(f"{t} ply {line.get('ply_number')} {_side(line.get('side'))}: {moves}")
-            for battle in line.get("battles", []):
-                out.append(
-                    f"{'':10}battle at {tuple(battle['cell'])}: {battle['attackers']}"
-                    f" {battle['attacker']} vs {battle['defenders']} {battle['defender']}"
-                    f" (p={battle['attacker_win_probability']:.3f}) -> {battle['winner']}"
-                    f" {battle['survivors']} left"
-                )
-        elif kind == "skip":
-            out.append(f"{t} ply {line.get('ply_number')} {_side(line.get('side'))}: skipped")
-        elif kind == "result":
-            winner = _side(line.get("winner")) if line.get("winner") is not None else "nobody"
-            out.append(
-                f"result: {winner} wins by {line.get('termination')} after"
-                f" {line.get('plies')} plies: {line.get('detail')}"
-            )
+def draw_board(rows: int, cols: int, cells: Iterable[BoardCell], indent: str = "") -> list[str]:
+    """The board as text with coordinates: ``.`` empty, ``H4``/``V12``/``W3`` otherwise."""
+    content = {(x, y): f"{kind.letter}{count}" for x, y, kind, count in cells}
+    width = max([len(text) for text in content.values()] + [len(str(cols - 1)), 1])
+    label = len(str(rows - 1))
+    out = [indent + " " * (label + 1) + " ".join(str(x).rjust(width) for x in range(cols))]
+    for y in range(rows):
+        row = " ".join(content.get((x, y), ".").rjust(width) for x in range(cols))
+        out.append(f"{indent}{str(y).rjust(label)} {row}")
     return out
+
+
+class Renderer:
+    """Turns records into text lines, one record at a time (so a followed file can stream)."""
+
+    def __init__(
+        self,
+        show_hex: bool = False,
+        boards: bool = False,
+        side: Kind | None = None,
+        commands: frozenset[str] | None = None,
+    ) -> None:
+        self.show_hex = show_hex
+        self.boards = boards
+        self.side = side
+        self.commands = commands
+        self.size: tuple[int, int] | None = None
+        """(rows, cols) from the header or the first SET."""
+
+    def _wanted(self, side: Kind | None) -> bool:
+        return self.side is None or side is None or side == self.side
+
+    def lines(self, record: Record) -> list[str]:
+        t = f"{record.t:9.3f}"
+        match record:
+            case Header():
+                if record.rows and record.cols:
+                    self.size = (record.rows, record.cols)
+                where = f" on {record.map}" if record.map else ""
+                seed = f" (seed {record.seed})" if record.seed is not None else ""
+                peer = f", peer {record.peer}" if record.peer else ""
+                out = [f"game{where}{seed}: {record.source} transcript v{record.version}{peer}"]
+                if record.settings:
+                    out.append(f"settings: {dict(record.settings)}")
+                return out
+            case Player():
+                if not self._wanted(record.side):
+                    return []
+                peer = f" ({record.peer})" if record.peer else ""
+                return [f"player {_side(record.side)}: {record.name}{peer}"]
+            case Frame():
+                if record.command == "SET" and len(record.raw) == 5 and self.size is None:
+                    self.size = (record.raw[3], record.raw[4])
+                if not self._wanted(record.side):
+                    return []
+                if self.commands is not None and (record.command or "BAD") not in self.commands:
+                    return []
+                arrow = "->" if record.direction == IN else "<-"
+                out = [f"{t} {_side(record.side):10} {arrow} {record.text}"]
+                if self.show_hex or record.command is None:
+                    out.append(f"{'':21}hex {record.raw.hex(' ')}")
+                return out
+            case Ply():
+                return self._ply(record, t) if self._wanted(record.side) else []
+            case Skip():
+                if not self._wanted(record.side):
+                    return []
+                return [f"{t} ply {record.ply_number} {_side(record.side)}: skipped"]
+            case Note():
+                return [f"{t} !! {_side(record.side)}: {record.text}"] if self._wanted(
+                    record.side
+                ) else []
+            case Result():
+                winner = _side(record.winner) if record.winner is not None else "nobody"
+                return [
+                    f"result: {winner} wins by {record.termination} after {record.plies}"
+                    f" plies: {record.detail}"
+                ]
+        return []
+
+    def _ply(self, ply: Ply, t: str) -> list[str]:
+        moves = " ".join(f"({m.x},{m.y})->({m.tx},{m.ty}) x{m.count}" for m in ply.moves)
+        think = f" [{ply.think:.3f} s]" if ply.think is not None else ""
+        out = [f"{t} ply {ply.ply_number} {_side(ply.side)}: {moves or '(no moves)'}{think}"]
+        if ply.violation:
+            out.append(f"{'':10}!! illegal: {ply.violation}")
+        for battle in ply.battles:
+            outcome = (
+                f"{battle.winner.name.lower()} {battle.survivors} left"
+                if battle.winner is not None
+                else "outcome not seen here"
+            )
+            out.append(
+                f"{'':10}battle at {battle.cell}: {battle.attackers}"
+                f" {battle.attacker.name.lower()} vs {battle.defenders}"
+                f" {battle.defender.name.lower()}"
+                f" (p={battle.attacker_win_probability:.3f}) -> {outcome}"
+            )
+        if self.boards:
+            if ply.board is None:
+                out.append(f"{'':10}board after: decided by a random battle (see the next UPD)")
+            elif self.size is None:
+                out.append(f"{'':10}board after: grid size unknown (no SET in this transcript)")
+            else:
+                out.extend(draw_board(*self.size, ply.board, indent=" " * 10))
+        return out
+
+
+def render(records: Iterable[Record], show_hex: bool = False, boards: bool = False) -> list[str]:
+    """The records as text: header, players, frames, plies, result."""
+    renderer = Renderer(show_hex, boards)
+    return [text for record in records for text in renderer.lines(record)]
+
+
+def _commands(text: str) -> frozenset[str]:
+    names = frozenset(word.strip().upper() for word in text.split(",") if word.strip())
+    unknown = names - ALL - {"BAD"}
+    if unknown or not names:
+        known = ", ".join(sorted(ALL))
+        raise argparse.ArgumentTypeError(
+            f"unknown message {', '.join(sorted(unknown)) or text!r} (one of {known}, BAD)"
+        )
+    return names
+
+
+def _species(text: str) -> Kind:
+    kind = Kind.__members__.get(text.upper())
+    if kind is None or not kind.is_species:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a side (vampires or werewolves)")
+    return kind
 
 
 def show(args: argparse.Namespace) -> int:
     path = Path(args.file)
+    renderer = Renderer(args.hex, args.boards, args.side, args.message)
     try:
-        lines = read_transcript(path)
+        for record in iter_transcript(path, follow=args.follow):
+            for text in renderer.lines(record):
+                print(text, flush=args.follow)
+    except BrokenPipeError:
+        raise  # the reader of our output left: vvw.cli ends quietly
     except OSError as error:
-        print(f"vvw log show: cannot read {path}: {error.strerror}", file=sys.stderr)
+        print(f"vvw log show: cannot read {path}: {error.strerror or error}", file=sys.stderr)
         return 2
-    for text in render(lines, show_hex=args.hex):
-        print(text)
+    except TranscriptError as error:
+        print(f"vvw log show: {error}", file=sys.stderr)
+        return 2
     return 0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("log", help="read game transcripts")
     commands = parser.add_subparsers(dest="log_command", metavar="ACTION", required=True)
-    show_parser = commands.add_parser("show", help="render a transcript readably")
-    show_parser.add_argument("file", help="a transcript (.jsonl) written by serve or match")
+    show_parser = commands.add_parser(
+        "show",
+        help="render a transcript readably",
+        description="Render a transcript written by vvw serve, match, proxy or agent.",
+    )
+    show_parser.add_argument("file", help="a transcript (.jsonl)")
     show_parser.add_argument("--hex", action="store_true", help="also show each frame's bytes")
+    show_parser.add_argument(
+        "--boards", action="store_true", help="draw the board after each ply"
+    )
+    show_parser.add_argument(
+        "--follow",
+        action="store_true",
+        help="follow a game being written: wait for new lines until its result (or END)",
+    )
+    show_parser.add_argument(
+        "--side", type=_species, default=None, help="only vampires' or werewolves' lines"
+    )
+    show_parser.add_argument(
+        "--message",
+        type=_commands,
+        default=None,
+        metavar="CMD[,CMD]",
+        help="only frames of these messages (MOV,UPD…; BAD: bytes that are no message)",
+    )
     show_parser.set_defaults(func=show)

@@ -252,7 +252,7 @@ class AlphaBetaAgent:
         """:func:`ply_children`, each child with its Zobrist key (``key`` is the parent's)."""
         child = self.zobrist.child
         return [
-            (p, after, child(key, state, ply, after._grid))
+            (p, after, child(key, state, ply, after.contents))
             for p, after in ply_children(state, ply, self.rules)
         ]
 

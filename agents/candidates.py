@@ -25,10 +25,14 @@ The certain-win thresholds (``count ≥ humans``, ``2·count ≥ 3·enemies``) a
 path; tests/agents/test_candidates.py checks the options against the engine.
 """
 
+from collections.abc import Mapping
+
 from engine import GameState, Move, Ply
 from engine.kinds import HUMANS
 from engine.state import MAX_COUNT, neighbour_table
 
+Grid = Mapping[int, tuple[int, int]]
+"""A board as ``{pos: (kind, count)}`` (:attr:`engine.GameState.contents`)."""
 Option = tuple[float, tuple[Move, ...]]
 """A group's option: a rough score and its moves (``()`` to stay)."""
 
@@ -48,7 +52,7 @@ def _chebyshev(a: int, b: int, cols: int) -> int:
     return max(abs(a % cols - b % cols), abs(a // cols - b // cols))
 
 
-def _step_toward(pos: int, goal: int, n: int, cols: int, table: tuple[int, ...], grid: dict) -> int:
+def _step_toward(pos: int, goal: int, n: int, cols: int, table: tuple[int, ...], grid: Grid) -> int:
     """The neighbour of ``pos`` nearest ``goal`` (Chebyshev, then straight line), preferring
     cells that ``n`` creatures enter without a random battle."""
     gx, gy = goal % cols, goal // cols
@@ -86,7 +90,7 @@ def _step_away(pos: int, threats: list[int], cols: int, table: tuple[int, ...]) 
     return best
 
 
-def _arrival_value(n: int, cell: int, grid: dict, own: int) -> float:
+def _arrival_value(n: int, cell: int, grid: Grid, own: int) -> float:
     """Rough gain of ``n`` creatures entering ``cell``: certain takes high, battles by odds."""
     kind, held = grid.get(cell, (0, 0))
     if not kind or kind == own:
@@ -106,7 +110,7 @@ def _group_options(
     pos: int,
     n: int,
     state: GameState,
-    grid: dict,
+    grid: Grid,
     own: int,
     friends: list[tuple[int, int]],
     enemies: list[tuple[int, int]],
@@ -261,7 +265,7 @@ def candidate_plies(state: GameState, limit: int = 32) -> list[Ply]:
     """
     cols = state.cols
     own = int(state.to_move)
-    grid = state._grid
+    grid = state.contents
     friends: list[tuple[int, int]] = []
     enemies: list[tuple[int, int]] = []
     humans: list[tuple[int, int]] = []
@@ -319,7 +323,7 @@ def _rough_score(choice: tuple[float, list[Prepared]]) -> float:
     return choice[0]
 
 
-def _fallback(state: GameState, friends: list[tuple[int, int]], grid: dict, own: int) -> list[Ply]:
+def _fallback(state: GameState, friends: list[tuple[int, int]], grid: Grid, own: int) -> list[Ply]:
     """One single move that fits when no option did (crowded boards near 255 per cell)."""
     cols = state.cols
     table = neighbour_table(state.rows, cols)

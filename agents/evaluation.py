@@ -117,7 +117,7 @@ def census(state: GameState, species: Kind) -> Census:
     """``species``' creatures, the enemy's and the smallest house on ``state``."""
     own = other = 0
     smallest_house = _FAR
-    for kind, n in state._grid.values():
+    for kind, n in state.contents.values():
         if kind == HUMANS:
             if n < smallest_house:
                 smallest_house = n
@@ -177,7 +177,7 @@ def evaluate(state: GameState, species: Kind) -> float:
     mine: list[Group] = []
     theirs: list[Group] = []
     humans: list[Group] = []
-    for pos, (kind, count) in state._grid.items():
+    for pos, (kind, count) in state.contents.items():
         group = (pos % cols, pos // cols, count)
         if kind == own:
             mine.append(group)

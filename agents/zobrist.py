@@ -13,10 +13,11 @@ never make a bot play an illegal ply (its root plies come from the real state).
 """
 
 import random
+from collections.abc import Mapping
 
 from engine import GameState, Ply
 
-Grid = dict[int, tuple[int, int]]
+Grid = Mapping[int, tuple[int, int]]
 
 
 class Zobrist:
@@ -45,7 +46,7 @@ class Zobrist:
     def key(self, state: GameState) -> int:
         """The key of ``state``, from scratch."""
         key = self._ply(state.ply)
-        for pos, content in state._grid.items():
+        for pos, content in state.contents.items():
             key ^= self._cell(pos, content)
         return key
 
@@ -53,7 +54,7 @@ class Zobrist:
         """The key of the position ``ply`` leads to from ``parent`` (whose key is ``key``),
         its board being ``grid``: only the moves' sources and targets can differ."""
         cols = parent.cols
-        before = parent._grid
+        before = parent.contents
         key ^= self._ply(parent.ply) ^ self._ply(parent.ply + 1)
         touched = {m.y * cols + m.x for m in ply} | {m.ty * cols + m.tx for m in ply}
         for pos in touched:

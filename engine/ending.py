@@ -25,7 +25,7 @@ class GameEnd(NamedTuple):
 def totals(state: GameState) -> tuple[int, int]:
     """``(vampires, werewolves)`` on the board; humans do not count."""
     vampires = werewolves = 0
-    for kind, count in state._grid.values():
+    for kind, count in state.contents.values():
         if kind == VAMPIRES:
             vampires += count
         elif kind == WEREWOLVES:

@@ -92,7 +92,7 @@ def find_violation(
     if not ply:
         return IllegalPly(Rule.EMPTY_PLY, None, "the ply has no moves")
     rows, cols = state.rows, state.cols
-    grid = state._grid
+    grid = state.contents
     species = state.to_move
     own = int(species)
     sent: dict[int, int] = {}

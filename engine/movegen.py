@@ -50,7 +50,7 @@ def random_ply(state: GameState, rng: random.Random, split_chance: float = 0.3) 
     cols = state.cols
     species = WEREWOLVES if state.ply & 1 else VAMPIRES
     chance = rng.random
-    own = [(pos, count) for pos, (kind, count) in state._grid.items() if kind == species]
+    own = [(pos, count) for pos, (kind, count) in state.contents.items() if kind == species]
     if not own:
         return ()
     movers = [group for group in own if chance() < 0.5] or [own[int(chance() * len(own))]]

@@ -80,15 +80,19 @@ class GameState:
 
     An immutable, hashable value. Build one with :meth:`from_cells` or
     ``GameState(rows, cols, cells, ply)``; for hot loops, :meth:`trusted` builds one without
-    validation. Inside, the board is a ``{pos: (kind, count)}`` dict, never modified once
-    built; ``cells``, the sorted ``(pos, kind, count)`` triples, is made when first asked.
+    validation. Inside, the board is :attr:`contents`, a ``{pos: (kind, count)}`` dict
+    never modified once built; ``cells``, the sorted ``(pos, kind, count)`` triples, is
+    made when first asked.
     """
 
-    __slots__ = ("_cells", "_grid", "_hash", "cols", "ply", "rows")
+    __slots__ = ("_cells", "_hash", "cols", "contents", "ply", "rows")
     rows: int
     cols: int
     ply: int
-    _grid: dict[int, tuple[int, int]]
+    contents: Mapping[int, tuple[int, int]]
+    """The non-empty cells as ``{pos: (kind, count)}``: the state's own mapping, read it
+    (the fastest way to read the whole board, as the search does at every node), never
+    modify it; :meth:`grid` gives a copy to change."""
     _cells: tuple[Cell, ...] | None
     _hash: int | None
 
@@ -121,7 +125,7 @@ class GameState:
         cols: int,
         cells: tuple[Cell, ...] | None,
         ply: int,
-        grid: dict[int, tuple[int, int]] | None = None,
+        grid: Mapping[int, tuple[int, int]] | None = None,
     ) -> "GameState":
         """Build without validation, for the engine's and the bots' inner loops.
 
@@ -140,7 +144,7 @@ class GameState:
         """The non-empty cells as ``(pos, kind, count)`` triples sorted by ``pos``."""
         cells = self._cells
         if cells is None:
-            cells = tuple(sorted([(pos, kind, n) for pos, (kind, n) in self._grid.items()]))
+            cells = tuple(sorted([(pos, kind, n) for pos, (kind, n) in self.contents.items()]))
             _set_cells(self, cells)
         return cells
 
@@ -151,7 +155,7 @@ class GameState:
             self.ply == other.ply
             and self.cols == other.cols
             and self.rows == other.rows
-            and self._grid == other._grid
+            and self.contents == other.contents
         )
 
     def __hash__(self) -> int:
@@ -180,11 +184,11 @@ class GameState:
 
     def grid(self) -> dict[int, tuple[int, int]]:
         """A new ``{pos: (kind, count)}`` dict of the non-empty cells, yours to modify."""
-        return dict(self._grid)
+        return dict(self.contents)
 
     def at(self, x: int, y: int) -> tuple[Kind, int]:
         """What stands on ``(x, y)``: ``(kind, count)``, ``(EMPTY, 0)`` for an empty cell."""
-        kind, count = self._grid.get(y * self.cols + x, (EMPTY, 0))
+        kind, count = self.contents.get(y * self.cols + x, (EMPTY, 0))
         return Kind(kind), count
 
     def groups(self, kind: Kind) -> list[tuple[int, int, int]]:
@@ -194,15 +198,15 @@ class GameState:
 
     def total(self, kind: Kind) -> int:
         """How many creatures of ``kind`` are on the board."""
-        return sum(n for k, n in self._grid.values() if k == kind)
+        return sum(n for k, n in self.contents.values() if k == kind)
 
     def with_ply(self, ply: int) -> "GameState":
         """The same board at another ply number (a skipped turn advances the ply)."""
-        return GameState.trusted(self.rows, self.cols, self._cells, ply, self._grid)
+        return GameState.trusted(self.rows, self.cols, self._cells, ply, self.contents)
 
     def draw(self) -> str:
         """The grid as text: one line per row, ``.`` for empty, ``H4``/``V12``/``W3`` otherwise."""
-        grid = self._grid
+        grid = self.contents
         width = max([len(f"{Kind(k).letter}{n}") for k, n in grid.values()] + [1])
         lines = []
         for y in range(self.rows):
@@ -220,7 +224,7 @@ _new = object.__new__
 _set_rows = GameState.__dict__["rows"].__set__
 _set_cols = GameState.__dict__["cols"].__set__
 _set_ply = GameState.__dict__["ply"].__set__
-_set_grid = GameState.__dict__["_grid"].__set__
+_set_contents = GameState.__dict__["contents"].__set__
 _set_cells = GameState.__dict__["_cells"].__set__
 _set_hash = GameState.__dict__["_hash"].__set__
 
@@ -230,12 +234,12 @@ def _init(
     rows: int,
     cols: int,
     ply: int,
-    grid: dict[int, tuple[int, int]],
+    grid: Mapping[int, tuple[int, int]],
     cells: tuple[Cell, ...] | None,
 ) -> None:
     _set_rows(state, rows)
     _set_cols(state, cols)
     _set_ply(state, ply)
-    _set_grid(state, grid)
+    _set_contents(state, grid)
     _set_cells(state, cells)
     _set_hash(state, None)

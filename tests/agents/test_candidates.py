@@ -137,7 +137,7 @@ def test_a_group_next_to_its_killer_always_has_its_attack(cornered: bool, others
 def _nearest_step_by_brute_force(state: GameState, pos: int, goal: int, n: int) -> int:
     """Every neighbour keyed by (Chebyshev distance to goal, random battle, squared
     distance), the least first; on an exact tie, the first in the neighbour table."""
-    cols, grid = state.cols, state._grid
+    cols, grid = state.cols, state.contents
     own = grid[pos][0]
     gx, gy = goal % cols, goal // cols
 

@@ -22,7 +22,7 @@ def test_incremental_keys_equal_keys_from_scratch(start) -> None:
         key = zobrist.key(state)
         ply = random_ply(state, rng)
         for _, child in ply_children(state, ply):
-            assert zobrist.child(key, state, ply, child._grid) == zobrist.key(child)
+            assert zobrist.child(key, state, ply, child.contents) == zobrist.key(child)
 
 
 def test_keys_tell_apart_the_same_board_at_another_ply_and_other_boards() -> None:

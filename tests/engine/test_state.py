@@ -16,6 +16,8 @@ def test_a_state_cannot_be_changed() -> None:
         state.ply = 4  # type: ignore[misc]
     with pytest.raises(AttributeError):
         del state.rows
+    with pytest.raises(AttributeError):
+        state.contents = {}  # type: ignore[misc]
     state.grid()[0] = (WEREWOLVES, 99)
     assert state.at(0, 0) == (VAMPIRES, 3)
 
@@ -41,6 +43,7 @@ def test_from_cells_round_trips(state: GameState) -> None:
     assert GameState.trusted(state.rows, state.cols, state.cells, state.ply) == state
     assert pickle.loads(pickle.dumps(state)) == state
     assert eval(repr(state), {"GameState": GameState}) == state
+    assert state.contents == state.grid() == {pos: (kind, n) for pos, kind, n in state.cells}
     assert sum(state.total(k) for k in (HUMANS, VAMPIRES, WEREWOLVES)) == sum(
         n for _, _, n in state.cells
     )

@@ -10,6 +10,9 @@ BOTS: dict[str, tuple[str, str]] = {
     "greedy": ("agents.greedy", "one-step lookahead on a simple score"),
     "alphabeta": ("agents.alphabeta", "iterative-deepening alpha-beta, battles by expectation"),
     "expectiminimax": ("agents.expectiminimax", "alpha-beta with exact chance nodes"),
+    "seed2019": ("agents.seed2019", "the 2019 report's bot: alpha-beta depth 4, no splits"),
+    "zcsn": ("agents.zcsn", "report 001's bot: grow then attack, two groups at most, depth 7"),
+    "seed2025": ("agents.seed2025", "the 2024-25 report's bot: alpha-beta depth 3, weighted score"),
 }
 
 

@@ -16,13 +16,17 @@ import trio
 
 from engine import Kind
 from engine.mapfile import GameMap, check_sendable
-from server.player import Closed, SendFailed
-from server.referee import ABORT_GOODBYE
+from server.lobby import admit, connected, greet
+from server.player import Closed, Player, SendFailed
+from server.referee import ABORT_GOODBYE, play_game
 from server.result import GameResult
 from server.settings import Settings
 from server.transcript import FrameRecorder, Transcript
 
 log = logging.getLogger(__name__)
+
+PlayGame = Callable[[Player, Player, GameMap, Settings, Transcript | None], Awaitable[GameResult]]
+"""What referees a game between two seated players: :func:`server.referee.play_game`."""
 
 MAX_PENDING = 8
 """Connections allowed to be waiting for their NME at once: a silent one cannot keep a
@@ -84,19 +88,18 @@ async def serve(
     on_result: Callable[[GameResult], None] | None = None,
     on_seated: Callable[[Kind, str], None] | None = None,
     on_dropped: Callable[[str], None] | None = None,
+    referee: PlayGame = play_game,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> list[GameResult]:
     """Serve ``games`` games on ``host:port``; the results, in order.
 
     Games are numbered from ``first_game`` in transcript names (``vvw match`` serves one
     game at a time and gives each its number in the match). ``on_dropped(why)`` hears of
-    each connection dropped before its NME (garbage, silence, a hang-up).
+    each connection dropped before its NME (garbage, silence, a hang-up). ``referee``
+    plays each game once two players are seated and greeted.
     """
     check_sendable(game_map, game_map.name or "<map>")  # MapFileError: MAP could not say it
     listeners = await trio.open_tcp_listeners(port, host=host)  # OSError if the port is taken
-    from server.lobby import admit, connected, greet  # written alongside; imported late
-    from server.referee import play_game
-
     table = _Table(game_map, settings)
     recorder = FrameRecorder()
     results: list[GameResult] = []
@@ -179,7 +182,7 @@ async def serve(
                 transcript = Transcript(transcript_dir / transcript_name(number, names))
             recorder.attach(transcript, table.seated)
             try:
-                result = await play_game(vampires, werewolves, game_map, settings, transcript)
+                result = await referee(vampires, werewolves, game_map, settings, transcript)
             finally:
                 recorder.detach()
                 if transcript is not None:

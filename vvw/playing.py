@@ -19,6 +19,7 @@ from engine import Kind
 from engine.mapfile import GameMap
 from server.processes import BotProcess, await_exit, start_bot, stop_bot
 from server.result import GameResult, PlayerRecord, Termination
+from server.serving import serve
 from server.settings import Settings
 from vvw.participants import Participant
 
@@ -147,8 +148,6 @@ async def play_one(
     if nothing is left in it); ``seeds`` are the bots' own (built-in bots get
     ``--seed``, commands their ``{seed}``).
     """
-    from server.serving import serve
-
     names = {species: player.name for species, player in zip(SIDES, players, strict=True)}
     seated = {Kind.VAMPIRES: trio.Event(), Kind.WEREWOLVES: trio.Event()}
     drops = _Drops()

@@ -2,14 +2,21 @@
 
 import re
 import socket
+from pathlib import Path
 
 import pytest
+import trio
 
-from engine.mapfile import GameMap, MapFileError
+from engine import Kind
+from engine.mapfile import GameMap, MapFileError, load_map
+from protocol.codec import Nme, encode
+from server.result import GameResult, PlayerRecord, Termination
 from server.serving import serve, transcript_name
 from server.settings import Settings
 from server.transcript import Transcript
 from vvw.cli import main
+
+MAPS = Path(__file__).resolve().parents[2] / "maps"
 
 
 def test_transcript_name_has_date_number_and_safe_names():
@@ -65,69 +72,20 @@ def test_serve_checks_its_numbers_when_it_reads_them(option, value, says, capsys
 
 
 def test_serve_port_in_use_is_one_line_and_exit_2(tmp_path, capsys):
-    maps = sorted((__import__("pathlib").Path(__file__).parents[2] / "maps").glob("*.xml"))
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        assert main(["serve", "--map", str(maps[0]), "--port", str(port)]) == 2
+        assert main(["serve", "--map", str(MAPS / "thetrap.xml"), "--port", str(port)]) == 2
     err = capsys.readouterr().err
     assert "cannot listen" in err and "Traceback" not in err
 
 
-# --- serve() over real loopback TCP, with stand-ins for the lobby and the referee -------------
-
-import sys  # noqa: E402
-import types  # noqa: E402
-from contextlib import asynccontextmanager  # noqa: E402
-
-import trio  # noqa: E402
-
-from engine import Kind  # noqa: E402
-from engine.mapfile import load_map  # noqa: E402
-from protocol.codec import FROM_BOT, Decoder, Nme, ProtocolError, encode  # noqa: E402
-from server.result import GameResult, PlayerRecord, Termination  # noqa: E402
+# --- serve() over real loopback TCP, with a stand-in for the referee -------------------------
 
 
-class _FakePlayer:
-    def __init__(self, stream):
-        self.stream = stream
-        self.name = ""
-        self.reader_done = trio.Event()  # never set: this stand-in has no reader
-        self.closed = None
-
-
-def _install_fakes(monkeypatch, played: list, release: trio.Event, started: list):
-    lobby = types.ModuleType("server.lobby")
-    referee = types.ModuleType("server.referee")
-
-    @asynccontextmanager
-    async def connected(stream, peer, on_frame=None):
-        try:
-            yield _FakePlayer(stream)
-        finally:
-            await stream.aclose()
-
-    async def admit(player, connect_time):
-        decoder = Decoder(FROM_BOT)
-        with trio.move_on_after(connect_time):
-            while True:
-                data = await player.stream.receive_some()
-                if not data:
-                    return "closed before NME"
-                try:
-                    messages = decoder.feed(data)
-                except ProtocolError:
-                    return "garbage"
-                for message in messages:
-                    if not isinstance(message, Nme):
-                        return "not NME first"
-                    player.name = message.name.decode()
-                    return None
-        return "stall"
-
-    async def greet(player, game_map, species):
-        pass
+def _fake_referee(played: list, release: trio.Event, started: list[trio.Event]):
+    """A referee that records who plays, waits for ``release``, and reports a disconnect."""
 
     async def play_game(vampires, werewolves, game_map, settings, transcript=None):
         played.append((vampires.name, werewolves.name))
@@ -142,10 +100,7 @@ def _install_fakes(monkeypatch, played: list, release: trio.Event, started: list
             PlayerRecord(Kind.WEREWOLVES, werewolves.name, 0),
         )
 
-    lobby.connected, lobby.admit, lobby.greet = connected, admit, greet
-    referee.play_game = play_game
-    monkeypatch.setitem(sys.modules, "server.lobby", lobby)
-    monkeypatch.setitem(sys.modules, "server.referee", referee)
+    return play_game
 
 
 async def _client(port, name: bytes | None, data: bytes = b""):
@@ -163,16 +118,13 @@ async def _until_closed(stream):
 
 
 def _map():
-    return load_map(
-        sorted((__import__("pathlib").Path(__file__).parents[2] / "maps").glob("*.xml"))[0]
-    )
+    return load_map(MAPS / "thetrap.xml")
 
 
-async def test_serve_seats_first_admitted_refuses_third_and_drops_bad_first(monkeypatch, tmp_path):
+async def test_serve_seats_first_admitted_refuses_third_and_drops_bad_first(tmp_path):
     played: list = []
     release = trio.Event()
     started = [trio.Event(), trio.Event()]
-    _install_fakes(monkeypatch, played, release, started)
     results: list = []
     with trio.fail_after(10):  # a refusal that does not happen would hang: fail instead
         async with trio.open_nursery() as nursery:
@@ -184,6 +136,7 @@ async def test_serve_seats_first_admitted_refuses_third_and_drops_bad_first(monk
                     games=2,
                     transcript_dir=tmp_path,
                     on_result=results.append,
+                    referee=_fake_referee(played, release, started),
                     task_status=task_status,
                 )
             )

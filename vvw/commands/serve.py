@@ -11,6 +11,7 @@ from engine import Rules
 from engine.mapfile import GameMap
 from engine.rules import Variant
 from server.result import GameResult
+from server.serving import serve
 from server.settings import OnTimeout, Settings
 from vvw.argtypes import port_number, positive_float, positive_int
 from vvw.mapchoice import resolve_maps
@@ -112,8 +113,6 @@ def os_error_in(error: BaseException) -> OSError | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from server.serving import serve
-
     game_map = map_from(args)
     if game_map is None:
         return 2

@@ -11,7 +11,8 @@ from engine import HUMANS, VAMPIRES, WEREWOLVES, GameState, Move, apply_ply, ply
 from engine.battle import battle_outcomes, sample_battle
 from engine.resolution import encounter_outcomes, resolve_ply
 from engine.state import MAX_COUNT
-from tests.engine.conftest import board, states_and_plies
+from engine.testing.strategies import states_and_plies
+from tests.engine.conftest import board
 
 
 def only_outcome(state: GameState, *moves: Move) -> GameState:

@@ -4,7 +4,8 @@ import pytest
 from hypothesis import given, settings
 
 from engine import GameState, IllegalPly, Move, Rule, check_ply, find_violation, ply_outcomes
-from tests.engine.conftest import board, states_and_plies
+from engine.testing.strategies import states_and_plies
+from tests.engine.conftest import board
 
 # Vampires to move (ply 0). Columns 0..4, rows 0..3.
 BOARD = board(

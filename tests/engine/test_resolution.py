@@ -30,7 +30,8 @@ from engine import (
 from engine.mapfile import load_map
 from engine.movegen import random_ply
 from engine.rules import DEFAULT_RULES
-from tests.engine.conftest import OFFICIAL_MAPS, board, game_states, states_and_plies
+from engine.testing.strategies import game_states, states_and_plies
+from tests.engine.conftest import OFFICIAL_MAPS, board
 
 few_battles = states_and_plies(max_side=5, max_count=8).filter(
     lambda state_and_ply: len(resolve_ply(*state_and_ply).battles) <= 3

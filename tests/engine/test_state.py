@@ -7,7 +7,8 @@ from hypothesis import given
 
 from engine import EMPTY, HUMANS, VAMPIRES, WEREWOLVES, GameState, Kind, Move, opponent
 from engine.mapfile import load_map
-from tests.engine.conftest import OFFICIAL_MAPS, board, game_states
+from engine.testing.strategies import game_states
+from tests.engine.conftest import OFFICIAL_MAPS, board
 
 
 def test_a_state_cannot_be_changed() -> None:

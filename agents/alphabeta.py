@@ -292,7 +292,9 @@ class AlphaBetaAgent:
         spread = self.risk * sum(p * abs(v - mean) for p, v in values)
         return mean - spread if mine else mean + spread
 
-    def _negamax(self, state: GameState, key: int, depth: int, alpha: float, beta: float) -> float:
+    def _negamax(
+        self, state: GameState, key: int, depth: int, alpha: float, beta: float
+    ) -> float:
         """The value of ``state`` (Zobrist key ``key``) for its side to move, searched
         ``depth`` plies deep."""
         self._nodes += 1

@@ -349,7 +349,9 @@ def _threat_term(
     return score
 
 
-def _grown(prey: list[Group], humans: list[Group], index: int, plies: int, safe_from: int) -> int:
+def _grown(
+    prey: list[Group], humans: list[Group], index: int, plies: int, safe_from: int
+) -> int:
     """How big ``prey[index]`` can grow in ``plies`` of its side's: merged with every friend
     it can meet in time (two groups ``D`` apart meet in ``⌈D / 2⌉`` plies, both walking),
     then converting, nearest first, the houses it has the numbers for, while it reaches

@@ -7,6 +7,17 @@ from agents.registry import BOTS
 
 BUILTIN = frozenset(BOTS)
 """Bot names run as ``vvw agent NAME`` (the registry imports bots lazily)."""
+BUDGET_SHARE = 0.9
+"""The share of the server's time per move a built-in bot thinks for (1.8 s of 2 s)."""
+
+
+def time_budget(move_time: float) -> float:
+    """Seconds a built-in bot thinks when the server allows ``move_time`` per move.
+
+    A bot that thought longer than the server waits would have its turns skipped and its
+    late replies judged against a board that has moved on (illegal plies).
+    """
+    return round(move_time * BUDGET_SHARE, 3)
 
 
 def bot_command(
@@ -17,6 +28,7 @@ def bot_command(
     *,
     seed: int | None = None,
     name: str | None = None,
+    move_time: float | None = None,
 ) -> list[str]:
     """The argv for a bot given as a built-in name or a command template.
 
@@ -26,15 +38,17 @@ def bot_command(
     command line in which ``{host}`` and ``{port}`` are replaced; without them, host and port
     are appended, as students' bots take them (``./mybot`` → ``./mybot 127.0.0.1 5555``).
 
-    A built-in bot is given ``--seed seed`` and ``--name name`` (before its own options,
-    which win); a command's ``{seed}`` is replaced by ``seed``.
+    A built-in bot is given ``--seed seed``, ``--name name`` and the ``--time-budget`` that
+    fits ``move_time`` (before its own options, which win); a command's ``{seed}`` is
+    replaced by ``seed``.
     """
     words = shlex.split(spec)
     if not words:
         raise ValueError("empty bot command")
     if words[0] in builtin:
         ours = [*(["--seed", str(seed)] if seed is not None else []),
-                *(["--name", name] if name is not None else [])]
+                *(["--name", name] if name is not None else []),
+                *(["--time-budget", str(time_budget(move_time))] if move_time is not None else [])]
         return [
             sys.executable, "-P", "-m", "vvw", "agent", words[0], host, str(port),
             *ours, *words[1:],

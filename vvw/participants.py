@@ -29,9 +29,11 @@ class Participant:
     def builtin(self) -> bool:
         return shlex.split(self.spec)[0] in BUILTIN
 
-    def argv(self, host: str, port: int, seed: int | None = None) -> list[str]:
+    def argv(
+        self, host: str, port: int, seed: int | None = None, move_time: float | None = None
+    ) -> list[str]:
         """The command that runs this bot against ``host:port`` (see :func:`bot_command`)."""
-        return bot_command(self.spec, host, port, seed=seed, name=self.name)
+        return bot_command(self.spec, host, port, seed=seed, name=self.name, move_time=move_time)
 
     def program(self) -> str | None:
         """The program an external bot runs, if it cannot be found; ``None`` when it can."""

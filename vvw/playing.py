@@ -175,7 +175,7 @@ async def play_one(
 
             port = await nursery.start(run_server)
             for species, player, seed in zip(SIDES, players, seeds, strict=True):
-                argv = player.argv("127.0.0.1", port, seed)
+                argv = player.argv("127.0.0.1", port, seed, settings.move_time)
                 label = file_stem(species, player.name)
                 try:
                     bots[species] = await start_bot(label, argv, game_dir)

@@ -1,56 +1,28 @@
 """The in-process arena: two bots play one game by direct calls, no protocol, no threads.
 
-:func:`play_game` gives each bot real deadlines (``monotonic() + move_time``), checks every
-ply with the engine and applies it with a seeded ``random.Random``. A bot loses at once if
-it returns an illegal or empty ply, raises, or replies after its deadline (the arena
-forfeits on time, stricter than the course server, which skips the turn). Used by the
-tests and by :mod:`benchmarks.strength` and :mod:`benchmarks.human_phase`.
+The game's flow is :class:`engine.game.Game`'s, the same the referee drives over sockets:
+the arena asks the bot to move with a real deadline (``monotonic() + move_time``), measures
+its reply and tells the game. So an arena game is the server's game: a late reply skips
+the turn (or loses, with :attr:`OnTimeout.FORFEIT`), a ply whose UPD could not be sent
+loses, the game clock runs. Only what a socket would show differs: a bot that raises
+loses by :attr:`Termination.CRASH`, a reply that is not a sequence of moves by
+:attr:`Termination.ILLEGAL_PLY`. Used by the tests and by the strength benchmarks.
 """
 
 import logging
-import random
 import time
 from collections.abc import Callable
-from enum import Enum
-
-import attrs
 
 from agents.base import Agent
-from engine import GameState, Kind, Rules, apply_ply, end_of_game, find_violation, opponent
-from engine.ending import EndReason, totals
+from engine import Game, GameResult, GameState, Limits, Move, OnTimeout, Ply, Rules, Termination
+from engine.game import DEFAULT_LIMITS
 from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap
 from engine.rules import DEFAULT_RULES
 
 log = logging.getLogger(__name__)
 
-
-class Termination(Enum):
-    """Why an arena game stopped."""
-
-    ELIMINATION = "elimination"
-    PLY_LIMIT = "ply limit"
-    ILLEGAL_PLY = "illegal ply"
-    TIMEOUT = "timeout"
-    CRASH = "crash"
-    STOPPED = "stopped"
-    """The caller's ``stop_when`` said so before the game ended: no winner."""
-
-
-@attrs.frozen
-class GameRecord:
-    """How one arena game went. ``winner`` is a species or ``None`` for a draw."""
-
-    winner: Kind | None
-    termination: Termination
-    plies: int
-    vampires: int
-    werewolves: int
-    slowest: dict[Kind, float]
-    """The slowest reply of each side, in seconds."""
-    reason: str = ""
-    """For a loss by illegal ply, timeout or crash: what happened, in one line."""
-    final: GameState | None = attrs.field(default=None, eq=False, repr=False)
+StopWhen = Callable[[GameState], bool]
 
 
 def play_game(
@@ -61,60 +33,77 @@ def play_game(
     move_time: float,
     rules: Rules = DEFAULT_RULES,
     seed: int = 0,
-    stop_when: Callable[[GameState], bool] | None = None,
-) -> GameRecord:
+    stop_when: StopWhen | None = None,
+    game_time: float = DEFAULT_LIMITS.game_time,
+    on_timeout: OnTimeout = OnTimeout.SKIP,
+) -> GameResult:
     """Play one game between ``vampires`` (moves first) and ``werewolves`` from ``start``.
 
-    With ``stop_when``, the game stops (:attr:`Termination.STOPPED`, no winner) at the
+    With ``stop_when``, the game stops (:attr:`Termination.ABORTED`, no winner) at the
     first position, before either bot is asked, for which it is true and the game is not
     over: to measure one phase of a game, say.
     """
+    game = new_game(
+        vampires, werewolves, start,
+        limits=Limits(move_time, game_time, on_timeout), rules=rules, seed=seed,
+    )
+    return drive(game, vampires, werewolves, stop_when=stop_when)
+
+
+def new_game(
+    vampires: Agent,
+    werewolves: Agent,
+    start: GameMap | GameState,
+    *,
+    limits: Limits,
+    rules: Rules = DEFAULT_RULES,
+    seed: int = 0,
+) -> Game:
+    """The game of these two bots from ``start`` (not yet played: see :func:`drive`)."""
+    map_name = start.name if isinstance(start, GameMap) else ""
     state = start.initial_state() if isinstance(start, GameMap) else start
-    rng = random.Random(seed)
+    return Game(state, names=(vampires.name, werewolves.name), rules=rules, limits=limits,
+                seed=seed, map_name=map_name)
+
+
+def drive(
+    game: Game, vampires: Agent, werewolves: Agent, *, stop_when: StopWhen | None = None
+) -> GameResult:
+    """Play ``game`` to its end by asking the bots in turn; ``game.state`` is then the
+    final board. See :func:`play_game` for ``stop_when``."""
     agents = {VAMPIRES: vampires, WEREWOLVES: werewolves}
-    slowest = {VAMPIRES: 0.0, WEREWOLVES: 0.0}
     for species, agent in agents.items():
-        agent.new_game(species, state)
-
-    def forfeit(loser: Kind, termination: Termination, reason: str) -> GameRecord:
-        log.info("%s loses: %s", loser.name.lower(), reason)
-        v, w = totals(state)
-        return GameRecord(opponent(loser), termination, state.ply, v, w, slowest, reason, state)
-
-    while True:
-        ending = end_of_game(state, rules)
-        if ending is not None:
-            v, w = totals(state)
-            termination = (
-                Termination.ELIMINATION
-                if ending.reason == EndReason.ELIMINATION
-                else Termination.PLY_LIMIT
-            )
-            return GameRecord(ending.winner, termination, state.ply, v, w, slowest, "", state)
-        if stop_when is not None and stop_when(state):
-            v, w = totals(state)
-            return GameRecord(None, Termination.STOPPED, state.ply, v, w, slowest, "", state)
-        species = state.to_move
-        agent = agents[species]
-        began = time.monotonic()
-        deadline = began + move_time
+        agent.new_game(species, game.state)
+    move_time = game.limits.move_time
+    began = time.monotonic()
+    while game.result is None:
+        if stop_when is not None and stop_when(game.state):
+            return game.abort(f"stopped at ply {game.state.ply}, as the caller asked")
+        species = game.to_move
+        asked = time.monotonic()
         try:
-            ply = agent.choose_ply(state, deadline)
+            reply = agents[species].choose_ply(game.state, asked + move_time)
         except Exception as error:  # a crashing bot loses, whatever it raised
-            return forfeit(species, Termination.CRASH, f"{agent.name} raised {error!r}")
-        finished = time.monotonic()
-        slowest[species] = max(slowest[species], finished - began)
-        if finished > deadline:
-            return forfeit(
-                species,
-                Termination.TIMEOUT,
-                f"{agent.name} replied after {finished - began:.3f} s (limit {move_time} s)",
-            )
-        try:
-            ply = tuple(ply)
-            violation = find_violation(state, ply)
-        except Exception as error:  # not even a sequence of moves
-            return forfeit(species, Termination.ILLEGAL_PLY, f"malformed ply: {error!r}")
-        if violation is not None:
-            return forfeit(species, Termination.ILLEGAL_PLY, f"{agent.name}: {violation}")
-        state = apply_ply(state, ply, rng, rules, check=False).state
+            game.lose(species, Termination.CRASH, f"raised {error!r}")
+            break
+        answered = time.monotonic()
+        ply = _as_ply(reply)
+        if ply is None:
+            game.lose(species, Termination.ILLEGAL_PLY, f"malformed ply: {reply!r}")
+            break
+        game.reply(ply, answered - asked, answered - began)
+    result = game.result
+    assert result is not None
+    log.info("%s", result.summary())
+    return result
+
+
+def _as_ply(reply: object) -> Ply | None:
+    """``reply`` as a ply if it is a sequence of five-integer moves, else ``None``."""
+    try:
+        moves = tuple(Move(*move) for move in reply)  # type: ignore[attr-defined]
+    except TypeError:
+        return None
+    if all(isinstance(value, int) for move in moves for value in move):
+        return moves
+    return None

@@ -33,11 +33,19 @@ from pathlib import Path
 
 import attrs
 
-from agents.arena import Termination, play_game
+from agents.arena import drive, play_game
 from agents.registry import make_agent
 from benchmarks.human_phase import no_humans_left
-from benchmarks.strength import Task, one_pairing, play_task, run_tasks, tasks
-from engine import GameState
+from benchmarks.strength import (
+    BOARD_ENDINGS,
+    Task,
+    forfeit_reason,
+    one_pairing,
+    run_tasks,
+    task_game,
+    tasks,
+)
+from engine import GameState, Termination
 from engine.ending import totals
 from engine.kinds import VAMPIRES, WEREWOLVES
 
@@ -94,10 +102,11 @@ def position_from_json(data: dict) -> Position:
 def find_position(task: Task) -> Position | None:
     """Play one task's game until the humans run out (in a worker process); ``None`` if the
     game ends first or they never do."""
-    record = play_task(task, stop_when=no_humans_left)
-    if record.termination is not Termination.STOPPED or record.final is None:
+    game, vampires, werewolves = task_game(task)
+    result = drive(game, vampires, werewolves, stop_when=no_humans_left)
+    if result.termination is not Termination.ABORTED:
         return None
-    return Position(task, record.final)
+    return Position(task, game.state)
 
 
 def play_out(job: tuple[Position, int]) -> Playout:
@@ -113,7 +122,7 @@ def play_out(job: tuple[Position, int]) -> Playout:
     )
     first_species = WEREWOLVES if task.swapped else VAMPIRES
     score = 0.5 if record.winner is None else float(record.winner == first_species)
-    end = record.vampires - record.werewolves
+    end = record.vampires.creatures - record.werewolves.creatures
     return Playout(
         task.index,
         repeat,
@@ -123,7 +132,7 @@ def play_out(job: tuple[Position, int]) -> Playout:
         -end if task.swapped else end,
         record.termination.value,
         record.plies,
-        record.reason,
+        forfeit_reason(record),
     )
 
 
@@ -159,7 +168,7 @@ def summary(playouts: list[Playout]) -> str:
         scores = groups.get(name)
         if scores:
             lines.append(f"  {name:6} {len(scores):4} playouts, {sum(scores) / len(scores):.1%}")
-    forfeits = [p for p in playouts if p.termination not in ("ply limit", "elimination")]
+    forfeits = [p for p in playouts if p.termination not in BOARD_ENDINGS]
     if forfeits:
         lines.append(f"forfeits: {len(forfeits)}")
         lines += [f"  #{p.index} repeat {p.repeat}: {p.termination} {p.reason}" for p in forfeits]

@@ -29,15 +29,20 @@ from pathlib import Path
 import attrs
 
 from benchmarks.strength import (
+    BOARD_ENDINGS,
     Task,
+    forfeit_reason,
     map_names,
     one_pairing,
     play_task,
     run_tasks,
     tasks,
 )
-from engine import GameState
+from engine import GameState, Termination
 from engine.kinds import HUMANS
+
+STOPPED_OR_ENDED = BOARD_ENDINGS | {Termination.ABORTED.value}
+"""A phase stopped when the humans ran out, or a game that ended first without a forfeit."""
 
 
 @attrs.frozen
@@ -56,7 +61,7 @@ class Phase:
 
     @property
     def forfeit(self) -> bool:
-        return self.termination not in ("stopped", "elimination", "ply limit")
+        return self.termination not in STOPPED_OR_ENDED
 
     @property
     def margin(self) -> int:
@@ -72,9 +77,9 @@ def play_phase(task: Task) -> Phase:
     record = play_task(task, stop_when=no_humans_left)
     vampires_first = not task.swapped
     first, second = (
-        (record.vampires, record.werewolves)
+        (record.vampires.creatures, record.werewolves.creatures)
         if vampires_first
-        else (record.werewolves, record.vampires)
+        else (record.werewolves.creatures, record.vampires.creatures)
     )
     species = "vampires" if vampires_first else "werewolves"
     return Phase(
@@ -85,7 +90,7 @@ def play_phase(task: Task) -> Phase:
         second,
         record.plies,
         record.termination.value,
-        record.reason,
+        forfeit_reason(record),
     )
 
 

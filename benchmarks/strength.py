@@ -27,9 +27,10 @@ from typing import Any, TypeVar
 
 import attrs
 
-from agents.arena import GameRecord, play_game
+from agents.arena import drive, new_game
+from agents.base import Agent
 from agents.registry import make_agent
-from engine import GameState
+from engine import Game, GameResult, GameState, Limits, Termination
 from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap, load_map
 from engine.mapgen import generate_map
@@ -43,6 +44,8 @@ DEFAULT_MAPS = "thetrap,testmap,testmap-5x9,testmap2,gen"
 """The official maps but ``all_in``, which the vampires win on the first ply whoever plays
 (12 next to 8: a certain kill), so it measures nothing; and generated ones."""
 GENERATED_SIZES = ((10, 10, 4), (20, 15, 6), (30, 30, 10))
+BOARD_ENDINGS = frozenset(t.value for t in Termination if not t.is_abnormal)
+"""The terminations of a game the board or the clock ended; any other is a forfeit."""
 """``(width, height, homes)`` of the generated maps, cycled."""
 Job = TypeVar("Job")
 """What a worker is given: one task, or one task's part (see :func:`run_tasks`)."""
@@ -136,21 +139,30 @@ def tasks(
     return result
 
 
-def play_task(task: Task, stop_when: Callable[[GameState], bool] | None = None) -> GameRecord:
-    """Play one task's game: its bots, map and dice all follow from the task."""
+def forfeit_reason(result: GameResult) -> str:
+    """What went wrong, for a game a bot lost by misbehaving; empty otherwise."""
+    if result.termination.is_abnormal and result.termination is not Termination.ABORTED:
+        return result.detail
+    return ""
+
+
+def task_game(task: Task) -> tuple[Game, Agent, Agent]:
+    """One task's game, not yet played, and its vampires and werewolves: its bots, map and
+    dice all follow from the task."""
     rng = random.Random(f"{task.seed}:{task.index}:{task.first}:{task.second}")
     first = make_agent(task.first, seed=rng.randrange(1 << 30))
     second = make_agent(task.second, seed=rng.randrange(1 << 30))
     vampires, werewolves = (second, first) if task.swapped else (first, second)
     start = game_map(task.map_name, task.seed)
-    return play_game(
-        vampires,
-        werewolves,
-        start,
-        move_time=task.move_time,
-        seed=rng.randrange(1 << 30),
-        stop_when=stop_when,
-    )
+    limits = Limits(move_time=task.move_time)
+    game = new_game(vampires, werewolves, start, limits=limits, seed=rng.randrange(1 << 30))
+    return game, vampires, werewolves
+
+
+def play_task(task: Task, stop_when: Callable[[GameState], bool] | None = None) -> GameResult:
+    """Play one task's game (see :func:`task_game`)."""
+    game, vampires, werewolves = task_game(task)
+    return drive(game, vampires, werewolves, stop_when=stop_when)
 
 
 def play(task: Task) -> Result:
@@ -168,9 +180,9 @@ def play(task: Task) -> Result:
         score,
         record.termination.value,
         record.plies,
-        record.slowest[first_species],
-        record.slowest[second_species],
-        record.reason,
+        record.player(first_species).longest_think or 0.0,
+        record.player(second_species).longest_think or 0.0,
+        forfeit_reason(record),
     )
 
 
@@ -208,7 +220,7 @@ def table_rows(pairs: list[tuple[str, str]], results: Iterable[Result]) -> list[
                 "score": score,
                 "low": low,
                 "high": high,
-                "forfeits": sum(r.termination not in ("elimination", "ply limit") for r in mine),
+                "forfeits": sum(r.termination not in BOARD_ENDINGS for r in mine),
                 "slowest_first": max((r.slowest_first for r in mine), default=0.0),
                 "slowest_second": max((r.slowest_second for r in mine), default=0.0),
                 "mean_plies": sum(r.plies for r in mine) / n if n else 0.0,

@@ -4,7 +4,8 @@ The public API is re-exported here; each submodule holds one idea:
 ``kinds`` (what may stand on a cell), ``state`` (moves and the board),
 ``rules`` (rule set as a value), ``legality`` (the seven checks of a ply),
 ``battle`` (exact battle distributions), ``resolution`` (applying a ply),
-``ending`` (end of game), ``movegen`` (plies for bots), ``mapfile`` and
+``ending`` (end of game), ``game`` (the flow of a match: turns, limits, the end),
+``result`` (how a game ended), ``movegen`` (plies for bots), ``mapfile`` and
 ``mapgen`` (map files).
 """
 
@@ -16,29 +17,39 @@ from engine.battle import (
     win_probability,
 )
 from engine.ending import EndReason, GameEnd, end_of_game, totals, winner_by_count
+from engine.game import MAX_UPDATE_CELLS, Game, Limits, OnTimeout, Turn
 from engine.kinds import EMPTY, HUMANS, VAMPIRES, WEREWOLVES, Kind, opponent
 from engine.legality import IllegalPly, Rule, check_ply, find_violation
 from engine.resolution import Battle, PlyResult, apply_ply, ply_outcomes, resolve_ply
+from engine.result import GameResult, PlayerRecord, Termination
 from engine.rules import Rules, Variant
 from engine.state import GameState, Move, Ply
 
 __all__ = [
     "EMPTY",
     "HUMANS",
+    "MAX_UPDATE_CELLS",
     "VAMPIRES",
     "WEREWOLVES",
     "Battle",
     "BattleOutcome",
     "EndReason",
+    "Game",
     "GameEnd",
+    "GameResult",
     "GameState",
     "IllegalPly",
     "Kind",
+    "Limits",
     "Move",
+    "OnTimeout",
+    "PlayerRecord",
     "Ply",
     "PlyResult",
     "Rule",
     "Rules",
+    "Termination",
+    "Turn",
     "Variant",
     "apply_ply",
     "battle_outcomes",

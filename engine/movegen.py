@@ -50,7 +50,9 @@ def random_ply(state: GameState, rng: random.Random, split_chance: float = 0.3) 
     cols = state.cols
     species = WEREWOLVES if state.ply & 1 else VAMPIRES
     chance = rng.random
-    own = [(pos, count) for pos, (kind, count) in state.contents.items() if kind == species]
+    # Row-major, so that the ply depends on the board alone, not on how the state was built
+    # (a client's board from MAP/UPD and the referee's after apply_ply are equal boards).
+    own = [(pos, count) for pos, kind, count in state.cells if kind == species]
     if not own:
         return ()
     movers = [group for group in own if chance() < 0.5] or [own[int(chance() * len(own))]]

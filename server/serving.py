@@ -14,12 +14,11 @@ from pathlib import Path
 
 import trio
 
-from engine import Kind
+from engine import GameResult, Kind
 from engine.mapfile import GameMap, check_sendable
 from server.lobby import admit, connected, greet
 from server.player import Closed, Player, SendFailed
 from server.referee import ABORT_GOODBYE, play_game
-from server.result import GameResult
 from server.settings import Settings
 from server.transcript import FrameRecorder, Transcript
 

@@ -1,19 +1,8 @@
 """Match settings, with the course's reference server's defaults."""
 
-from enum import Enum
-
 import attrs
 
-from engine import Rules
-
-
-class OnTimeout(Enum):
-    """What a late reply costs."""
-
-    SKIP = "skip"
-    """The reference server's way: the turn is skipped, late bytes are discarded."""
-    FORFEIT = "forfeit"
-    """The chess match runners' way: the late player loses."""
+from engine import Limits, OnTimeout, Rules
 
 
 @attrs.frozen
@@ -34,3 +23,8 @@ class Settings:
     """Pause after greeting both players (the course server waits about 5 s)."""
     end_pause: float = 0.0
     """Pause before END (the course server waits about 4 s)."""
+
+    @property
+    def limits(self) -> Limits:
+        """The clocks of the game's flow (:class:`engine.game.Game`)."""
+        return Limits(self.move_time, self.game_time, self.on_timeout)

@@ -15,10 +15,9 @@ from typing import Any
 
 import attrs
 
-from engine import Battle, BattleOutcome, GameState, Kind, Move
+from engine import Battle, BattleOutcome, GameResult, GameState, Kind, Move
 from protocol.codec import Message
 from protocol.transcript import TranscriptWriter
-from server.result import GameResult
 from server.settings import Settings
 
 

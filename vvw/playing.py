@@ -15,10 +15,9 @@ from pathlib import Path
 import attrs
 import trio
 
-from engine import Kind
+from engine import GameResult, Kind, PlayerRecord, Termination
 from engine.mapfile import GameMap
 from server.processes import BotProcess, await_exit, start_bot, stop_bot
-from server.result import GameResult, PlayerRecord, Termination
 from server.serving import serve
 from server.settings import Settings
 from vvw.participants import Participant

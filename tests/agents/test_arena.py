@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.arena import GameRecord, Termination, play_game
+from agents.arena import drive, new_game, play_game
 from agents.random_bot import RandomAgent
-from engine import GameState, Kind, Move, Ply, Rules
+from engine import GameResult, GameState, Kind, Limits, Move, OnTimeout, Ply, Rules, Termination
 from engine.ending import totals, winner_by_count
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap, load_map
@@ -48,33 +48,38 @@ TWO_GROUPS = GameState.from_cells(
 def test_random_games_end_with_a_consistent_record(map_name: str, seed: int) -> None:
     game_map = load_map(MAPS / map_name)
     start = game_map.initial_state()
-    record = play_game(
-        RandomAgent(seed), RandomAgent(seed + 100), game_map, move_time=1.0, seed=seed
-    )
-    assert isinstance(record, GameRecord)
-    final = record.final
-    assert final is not None
+    vampires, werewolves = RandomAgent(seed), RandomAgent(seed + 100)
+    game = new_game(vampires, werewolves, game_map, limits=Limits(move_time=1.0), seed=seed)
+    record = drive(game, vampires, werewolves)
+    assert isinstance(record, GameResult)
+    assert record is game.result
+    final = game.state
     assert final.ply == record.plies
-    assert (record.vampires, record.werewolves) == totals(final)
+    counts = (record.vampires.creatures, record.werewolves.creatures)
+    assert counts == totals(final)
     # Creatures are never created: at most the starting monsters plus every human.
-    assert record.vampires + record.werewolves <= sum(n for _, _, n in start.cells)
+    assert sum(counts) <= sum(n for _, _, n in start.cells)
     if record.termination == Termination.ELIMINATION:
-        assert min(record.vampires, record.werewolves) == 0
-        assert record.winner == (VAMPIRES if record.werewolves == 0 else WEREWOLVES)
+        assert min(counts) == 0
+        assert record.winner == (VAMPIRES if counts[1] == 0 else WEREWOLVES)
     else:
         assert record.termination == Termination.PLY_LIMIT
         assert record.plies == Rules().max_plies
         assert record.winner == winner_by_count(final)
-    assert set(record.slowest) == {VAMPIRES, WEREWOLVES}
-    assert all(0 < seconds < 1.0 for seconds in record.slowest.values())
+    assert (record.vampires.name, record.werewolves.name) == (vampires.name, werewolves.name)
+    assert record.map_name == game_map.name and record.seed == seed
+    thinks = (record.vampires.longest_think, record.werewolves.longest_think)
+    assert all(seconds is not None and 0 < seconds < 1.0 for seconds in thinks)
 
 
 def test_the_same_seeds_replay_the_same_game() -> None:
     game_map = load_map(MAPS / "thetrap.xml")
-    first, second = (
-        play_game(RandomAgent(3), RandomAgent(4), game_map, move_time=1.0, seed=9) for _ in range(2)
-    )
-    assert first.final == second.final
+    games = [
+        new_game(RandomAgent(3), RandomAgent(4), game_map, limits=Limits(move_time=1.0), seed=9)
+        for _ in range(2)
+    ]
+    first, second = (drive(game, RandomAgent(3), RandomAgent(4)) for game in games)
+    assert games[0].state == games[1].state
     assert first.winner == second.winner
 
 
@@ -104,13 +109,12 @@ def test_stop_when_ends_the_game_before_the_bots_see_that_position() -> None:
         asked.append(state.ply)
         return first_group_step(state, deadline)
 
-    record = play_game(
-        Stub(step), Stub(step), TWO_GROUPS, move_time=1.0, stop_when=lambda s: s.ply == 3
-    )
-    assert (record.termination, record.winner, record.plies) == (Termination.STOPPED, None, 3)
+    game = new_game(Stub(step), Stub(step), TWO_GROUPS, limits=Limits(move_time=1.0))
+    record = drive(game, Stub(step), Stub(step), stop_when=lambda s: s.ply == 3)
+    assert (record.termination, record.winner, record.plies) == (Termination.ABORTED, None, 3)
     assert asked == [0, 1, 2]
-    assert record.final is not None
-    assert (record.vampires, record.werewolves) == totals(record.final)
+    assert game.state.ply == 3
+    assert (record.vampires.creatures, record.werewolves.creatures) == totals(game.state)
 
 
 def illegal(state: GameState, deadline: float) -> Ply:
@@ -126,6 +130,10 @@ def crash(state: GameState, deadline: float) -> Ply:
     raise RuntimeError("boom")
 
 
+def malformed(state: GameState, deadline: float) -> Ply:
+    return ("not", "moves")  # type: ignore[return-value]
+
+
 def overrun(state: GameState, deadline: float) -> Ply:
     while time.monotonic() <= deadline:
         pass
@@ -138,7 +146,8 @@ def overrun(state: GameState, deadline: float) -> Ply:
         (illegal, Termination.ILLEGAL_PLY, "rule 3"),
         (empty, Termination.ILLEGAL_PLY, "rule 1"),
         (crash, Termination.CRASH, "boom"),
-        (overrun, Termination.TIMEOUT, "replied after"),
+        (overrun, Termination.TIME_FORFEIT, "replied after"),
+        (malformed, Termination.ILLEGAL_PLY, "malformed ply"),
     ],
 )
 @pytest.mark.parametrize("culprit", [VAMPIRES, WEREWOLVES])
@@ -147,13 +156,27 @@ def test_a_misbehaving_bot_loses_with_the_reason(
 ) -> None:
     bad, good = Stub(reply, "bad"), Stub(first_group_step, "good")
     vampires, werewolves = (bad, good) if culprit == VAMPIRES else (good, bad)
-    record = play_game(vampires, werewolves, TWO_GROUPS, move_time=0.02)
+    record = play_game(
+        vampires, werewolves, TWO_GROUPS, move_time=0.02, on_timeout=OnTimeout.FORFEIT
+    )
     assert record.termination == termination
     assert record.winner == (WEREWOLVES if culprit == VAMPIRES else VAMPIRES)
-    assert words in record.reason
+    assert record.detail.startswith("bad: ")
+    assert words in record.detail
     assert record.plies == (0 if culprit == VAMPIRES else 1)
-    if termination == Termination.TIMEOUT:
-        assert record.slowest[culprit] > 0.02
+    if termination == Termination.TIME_FORFEIT:
+        think = record.player(culprit).longest_think
+        assert think is not None and think > 0.02
+
+
+def test_a_late_reply_skips_the_turn_as_on_the_server() -> None:
+    # The vampires overrun every turn: each turn is skipped, the late plies never played.
+    record = play_game(
+        Stub(overrun, "slow"), Stub(first_group_step), TWO_GROUPS, move_time=0.02,
+        rules=Rules(max_plies=4),
+    )
+    assert (record.termination, record.winner, record.plies) == (Termination.PLY_LIMIT, None, 4)
+    assert (record.vampires.skipped_turns, record.werewolves.skipped_turns) == (2, 0)
 
 
 # -- the strength benchmark, which plays in the arena ---------------------------------------
@@ -254,10 +277,10 @@ def test_the_human_phase_benchmark_stops_when_the_humans_run_out(tmp_path: Path,
     assert human_phase.main(arguments) == 0
     games = human_phase.load(out)
     assert sorted(g.index for g in games) == [0, 1, 2, 3]
-    assert any(g.termination == "stopped" for g in games)
+    assert any(g.termination == "aborted" for g in games)
     for game in games:
-        assert game.termination in ("stopped", "elimination", "ply limit")
-        if game.termination == "stopped":
+        assert game.termination in ("aborted", "elimination", "ply limit")
+        if game.termination == "aborted":
             assert game.plies < Rules().max_plies
     margins = [g.margin for g in games]
     printed = capsys.readouterr().out

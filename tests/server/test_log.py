@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import GameState, Kind, Move, apply_ply
+from engine import GameResult, GameState, Kind, Move, PlayerRecord, Termination, apply_ply
 from protocol.codec import End, Mov, Nme, Set, encode
 from protocol.transcript import Ply
-from server.result import GameResult, PlayerRecord, Termination
 from server.settings import Settings
 from server.transcript import Transcript
 from vvw.cli import main

@@ -8,11 +8,10 @@ from pathlib import Path
 import pytest
 import trio
 
-from engine import Kind, Rules, apply_ply
+from engine import Kind, Rules, Termination, apply_ply
 from protocol.cells import ply_cells, update_cells
 from protocol.codec import FROM_SERVER, Decoder, Upd
 from protocol.transcript import Frame, Ply, Result, read_transcript
-from server.result import Termination
 from server.settings import Settings
 from tests.server.test_referee import MAP
 from vvw.participants import Participant

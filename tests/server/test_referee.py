@@ -11,15 +11,14 @@ import pytest
 import trio
 import trio.testing
 
-from engine import Kind, Move, Rules, apply_ply
+from engine import Kind, Move, OnTimeout, Rules, Termination, apply_ply
 from engine.mapfile import GameMap, load_map
 from protocol.cells import ply_cells, update_cells
 from protocol.codec import Bye, End, Upd, encode
 from protocol.transcript import VERSION, Frame, Header, Ply, Result, read_transcript
 from server.lobby import admit, connected, greet
 from server.referee import play_game
-from server.result import Termination
-from server.settings import OnTimeout, Settings
+from server.settings import Settings
 from server.transcript import FrameRecorder, Transcript
 from tests.server.fakes import CLOSE, FakeBot, mov, random_policy, scripted
 

@@ -7,10 +7,9 @@ from pathlib import Path
 import pytest
 import trio
 
-from engine import Kind
+from engine import GameResult, Kind, PlayerRecord, Termination
 from engine.mapfile import GameMap, MapFileError, load_map
 from protocol.codec import Nme, encode
-from server.result import GameResult, PlayerRecord, Termination
 from server.serving import serve, transcript_name
 from server.settings import Settings
 from server.transcript import Transcript

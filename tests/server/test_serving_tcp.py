@@ -2,10 +2,9 @@
 
 import trio
 
-from engine import Kind, Rules
+from engine import Kind, Rules, Termination
 from protocol.codec import FROM_SERVER, Bye, Decoder, End, Map, Message, Nme, Upd, encode
 from protocol.transcript import Frame, Header, Ply, Result, read_transcript
-from server.result import Termination
 from server.serving import serve
 from server.settings import Settings
 from tests.server.fakes import FakeBot, random_policy

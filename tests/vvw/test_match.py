@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from server.result import Termination
+from engine import Termination
 from server.settings import Settings
 from vvw.cli import main
 from vvw.commands.match import split_maps_and_bots

@@ -17,8 +17,7 @@ from pathlib import Path
 import attrs
 import trio
 
-from engine import Kind
-from server.result import Termination
+from engine import Kind, Termination
 from vvw.commands.serve import add_settings_arguments, os_error_in, settings_from
 from vvw.mapchoice import MapChoice, resolve_maps
 from vvw.participants import Participant, parse_participants

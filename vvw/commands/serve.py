@@ -7,12 +7,11 @@ from pathlib import Path
 
 import trio
 
-from engine import Rules
+from engine import GameResult, OnTimeout, Rules
 from engine.mapfile import GameMap
 from engine.rules import Variant
-from server.result import GameResult
 from server.serving import serve
-from server.settings import OnTimeout, Settings
+from server.settings import Settings
 from vvw.argtypes import port_number, positive_float, positive_int
 from vvw.mapchoice import resolve_maps
 

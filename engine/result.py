@@ -1,10 +1,14 @@
-"""How a game ended: a termination taxonomy users can trust, and the game's record."""
+"""How a game ended: a termination taxonomy users can trust, and the game's record.
+
+One result type for every way a game is played: the referee over sockets, the in-process
+arena, and the tools built on them (tables, transcripts, tournaments).
+"""
 
 from enum import Enum
 
 import attrs
 
-from engine import Kind
+from engine.kinds import Kind
 
 
 class Termination(Enum):
@@ -15,21 +19,23 @@ class Termination(Enum):
     PLY_LIMIT = "ply limit"
     """The ply limit was reached: the larger species wins, equal totals draw."""
     TIME_LIMIT = "game time limit"
-    """The game's wall-time limit passed (checked after the second player's ply)."""
+    """The game's time limit passed (checked after the second player's turn)."""
     ILLEGAL_PLY = "illegal ply"
-    """A player sent a ply that breaks a rule (an empty ``MOV 0`` included); it loses."""
+    """A player sent a ply that breaks a rule (an empty ``MOV 0`` included) or that would
+    change more cells than one UPD can list; it loses."""
     TIME_FORFEIT = "time forfeit"
-    """A player did not answer in time and the server forfeits on time (not the default)."""
+    """A player did not answer in time and the game forfeits on time (not the default)."""
     PROTOCOL_ERROR = "protocol error"
     """A player sent bytes that are not a valid message; it loses."""
     DISCONNECT = "disconnect"
     """A player closed its connection during the game; it loses."""
     CRASH = "crash"
-    """A player's process exited during the game; it loses."""
+    """A player's process exited during the game (in the arena: the bot raised); it loses."""
     STALL = "stall"
     """A player connected but never completed its ``NME`` (or never connected) in time."""
     ABORTED = "aborted"
-    """The server was stopped (Ctrl-C) before the game could end; no winner."""
+    """The game was stopped before it could end (the server by Ctrl-C, or the arena at a
+    position its caller asked to stop at); no winner."""
 
     @property
     def is_abnormal(self) -> bool:
@@ -66,11 +72,15 @@ class GameResult:
     map_name: str = ""
     seed: int | None = None
 
+    def player(self, species: Kind) -> PlayerRecord:
+        """The record of the side that played ``species``."""
+        return self.vampires if species == Kind.VAMPIRES else self.werewolves
+
     def summary(self) -> str:
         """One line: winner, termination, detail."""
         if self.winner is None:
             head = "aborted" if self.termination is Termination.ABORTED else "draw"
         else:
-            player = self.vampires if self.winner == Kind.VAMPIRES else self.werewolves
+            player = self.player(self.winner)
             head = f"{self.winner.name.lower()} ({player.name}) win"
         return f"{head} by {self.termination.value} after {self.plies} plies: {self.detail}"

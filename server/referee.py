@@ -94,6 +94,7 @@ async def play_game(
                 await _goodbye(players, 0.0)
         raise
     result = game.result
+    assert result is not None  # the loop ends when the game does
     if transcript is not None:
         transcript.result(result)
     await _goodbye(players, settings.end_pause)

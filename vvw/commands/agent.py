@@ -15,7 +15,7 @@ from agents.client import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIME_BUDGET, play_
 from agents.registry import BOTS, make_agent
 from protocol.codec import ProtocolError
 from protocol.session import SessionError
-from vvw.argtypes import port_number
+from vvw.argtypes import port_number, positive_float, positive_int
 
 log = logging.getLogger(__name__)
 
@@ -32,14 +32,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None, help="name sent in NME (default: the bot's)")
     parser.add_argument(
         "--time-budget",
-        type=float,
+        type=positive_float,
         default=DEFAULT_TIME_BUDGET,
         metavar="S",
         help="seconds per reply (default %(default)s; the course server allows 2)",
     )
     parser.add_argument(
         "--games",
-        type=int,
+        type=positive_int,
         default=None,
         metavar="N",
         help="play N games, reconnecting between them (default: what one connection offers)",
@@ -93,9 +93,6 @@ def run(args: argparse.Namespace, extra: list[str] | None = None, prog: str = "v
         return 2
     if args.seed is not None:
         options["seed"] = args.seed
-    if args.time_budget <= 0 or (args.games is not None and args.games < 1):
-        print(f"{prog}: --time-budget and --games must be positive", file=sys.stderr)
-        return 2
     try:
         agent = make_agent(args.bot, **options)
     except ValueError as error:

@@ -7,6 +7,7 @@ from pathlib import Path
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap, MapFileError, dump_map, load_map
 from engine.mapgen import generate_map
+from vvw.paths import PathError, write_file
 
 
 def describe_map(game_map: GameMap) -> str:
@@ -62,7 +63,11 @@ def generate(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.buffer.write(data)
     else:
-        args.output.write_bytes(data)
+        try:
+            write_file(args.output, data)
+        except PathError as error:
+            print(f"vvw map generate: {error}", file=sys.stderr)
+            return 1
         print(f"wrote {args.output}: {describe_map(game_map)}", file=sys.stderr)
     return 0
 

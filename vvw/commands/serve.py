@@ -3,7 +3,6 @@
 import argparse
 import collections
 import sys
-from pathlib import Path
 
 import trio
 
@@ -14,6 +13,7 @@ from server.serving import serve
 from server.settings import Settings
 from vvw.argtypes import port_number, positive_float, positive_int
 from vvw.mapchoice import resolve_maps
+from vvw.paths import folder_to_write
 
 
 def add_settings_arguments(parser: argparse.ArgumentParser, several_maps: bool = False) -> None:
@@ -58,7 +58,7 @@ def add_settings_arguments(parser: argparse.ArgumentParser, several_maps: bool =
     parser.add_argument("--seed", type=int, default=None, help="seed of the random battles")
     parser.add_argument(
         "--transcript",
-        type=Path,
+        type=folder_to_write,
         default=None,
         metavar="DIR",
         help="write transcripts here (kept for abnormal games)",

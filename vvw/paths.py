@@ -1,0 +1,47 @@
+"""Files and folders named on the command line: checked early, refused in one clear line.
+
+:func:`folder_to_write` is an argparse type (the folder is made if missing, so a bad one is
+refused before any game starts); :func:`write_file` writes a file the user named, and
+:class:`PathError` says in one line why it could not, naming the path.
+"""
+
+import argparse
+import os
+from pathlib import Path
+
+
+class PathError(Exception):
+    """A file or folder named by the user cannot be used; ``str()`` is one line saying why."""
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+def folder_to_write(text: str) -> Path:
+    """An argparse type: a folder to write files into, made (with its parents) if missing."""
+    folder = Path(text)
+    if folder.exists() and not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        reason = _reason(error)
+        raise argparse.ArgumentTypeError(f"cannot make the folder {text}: {reason}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"cannot write into the folder {text}: permission denied")
+    return folder
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` (replacing a file there); :class:`PathError` if it cannot."""
+    if path.is_dir():
+        raise PathError(f"cannot write {path}: it is a folder")
+    parent = path.parent
+    if not parent.is_dir():
+        why = f"{parent} is not a folder" if parent.exists() else f"no folder {parent}"
+        raise PathError(f"cannot write {path}: {why}")
+    try:
+        path.write_bytes(data)
+    except OSError as error:
+        raise PathError(f"cannot write {path}: {_reason(error)}") from None

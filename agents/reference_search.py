@@ -32,7 +32,7 @@ MARGIN = 0.05
 MARGIN_SHARE = 0.1
 """Seconds kept before the deadline for sending: the larger of ``MARGIN`` and this share of
 the time, but never more than a quarter of it. These bots are not tuned for speed: one
-node may take milliseconds, and the freeing of a large tree tens of them."""
+node may take milliseconds, and the freeing of the tree after the search a few more."""
 
 Outcomes = list[tuple[float, GameState]]
 
@@ -56,14 +56,12 @@ class Model(Protocol):
 
 
 class SearchResult(NamedTuple):
-    """The ply chosen, the deepest finished ``depth``, ``nodes`` visited, the root value,
-    and the ``tree`` searched (the expanded nodes), for the caller to free when it likes."""
+    """The ply chosen, the deepest finished ``depth``, ``nodes`` visited, the root value."""
 
     ply: Ply
     depth: int
     nodes: int
     value: float
-    tree: dict[GameState, list[tuple[Ply, "Outcomes"]]]
 
 
 class _OutOfTime(Exception):
@@ -197,7 +195,7 @@ def search(
         fallback = plies[0] if plies else tuple(group_moves(root))[:1]
         if not fallback:
             raise ValueError("the side to move has no creatures: no ply to choose")
-        return SearchResult(fallback, 0, searcher.nodes, 0.0, searcher.expanded)
+        return SearchResult(fallback, 0, searcher.nodes, 0.0)
     best, value, finished = children[0][0], 0.0, 0
     for depth in range(1, max_depth + 1):
         try:
@@ -209,7 +207,7 @@ def search(
             break
         if abs(value) >= WIN:
             break
-    return SearchResult(best, finished, searcher.nodes, value, searcher.expanded)
+    return SearchResult(best, finished, searcher.nodes, value)
 
 
 class ReferenceAgent:
@@ -217,8 +215,8 @@ class ReferenceAgent:
     :func:`search` with the bot's :meth:`model` and :meth:`depth_for` a position.
 
     The cyclic garbage collector is paused during a search (the search makes no cycles;
-    a full collection over its tree takes tens of milliseconds), and the previous search's
-    tree is freed at the start of the next one, inside that move's time.
+    a collection over its tree takes tens of milliseconds), and the tree is freed before
+    the collector is back, so it finds only the few objects it had before.
     """
 
     name = "reference"
@@ -246,7 +244,6 @@ class ReferenceAgent:
 
     def choose_ply(self, state: GameState, deadline: float) -> Ply:
         began = time.monotonic()
-        self.last = None
         stop = stop_time(began, deadline, self.time_budget)
         collecting = gc.isenabled()
         gc.disable()

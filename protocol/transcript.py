@@ -14,7 +14,7 @@ field: a gzipped file, a JSON list, an XML map, a results file, a field of the w
 
 import json
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -207,6 +207,8 @@ class TranscriptWriter:
         self.path, file = _create_new(path)
         self._file: IO[str] | None = file
         self._start = time.monotonic() if start is None else start
+        self.taps: list[Callable[[str], None]] = []
+        """Functions given each line's JSON text as it is written (the live view)."""
 
     def write(self, kind: str, at: float | None = None, **fields: Any) -> None:
         """One line; ``at`` is its ``time.monotonic()`` (now if not given)."""
@@ -214,8 +216,11 @@ class TranscriptWriter:
             return
         moment = time.monotonic() if at is None else at
         line = {"type": kind, "t": round(moment - self._start, 6), **fields}
-        self._file.write(json.dumps(line, ensure_ascii=False) + "\n")
+        text = json.dumps(line, ensure_ascii=False)
+        self._file.write(text + "\n")
         self._file.flush()
+        for tap in self.taps:
+            tap(text)
 
     def write_header(
         self,

@@ -6,9 +6,11 @@ out; a first message that is not NME drops only that connection; a silent connec
 dropped after ``settings.connect_time``; a connection during a game is closed at once.
 """
 
+import contextlib
 import datetime
 import logging
 import re
+import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -87,6 +89,7 @@ async def serve(
     on_result: Callable[[GameResult], None] | None = None,
     on_seated: Callable[[Kind, str], None] | None = None,
     on_dropped: Callable[[str], None] | None = None,
+    on_game: Callable[[int, tuple[str, str]], Callable[[str], None]] | None = None,
     referee: PlayGame = play_game,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> list[GameResult]:
@@ -95,12 +98,17 @@ async def serve(
     Games are numbered from ``first_game`` in transcript names (``vvw match`` serves one
     game at a time and gives each its number in the match). ``on_dropped(why)`` hears of
     each connection dropped before its NME (garbage, silence, a hang-up). ``referee``
-    plays each game once two players are seated and greeted.
+    plays each game once two players are seated and greeted. ``on_game(number, names)``
+    is called as each game starts and returns a function given each of its transcript
+    lines (JSON text) as they are written: the live view. Without ``transcript_dir`` these
+    transcripts go to a scratch folder, deleted at the end.
     """
     check_sendable(game_map, game_map.name or "<map>")  # MapFileError: MAP could not say it
     listeners = await trio.open_tcp_listeners(port, host=host)  # OSError if the port is taken
     table = _Table(game_map, settings)
     recorder = FrameRecorder()
+    scratch = tempfile.TemporaryDirectory(prefix="vvw-") if on_game and not transcript_dir else None
+    written_to = transcript_dir if scratch is None else Path(scratch.name)
     results: list[GameResult] = []
 
     async def handle(stream: trio.SocketStream) -> None:
@@ -122,7 +130,7 @@ async def serve(
         table.pending += 1
         admitted = False
         try:
-            on_frame = recorder if transcript_dir is not None else None
+            on_frame = recorder if written_to is not None else None
             async with connected(stream, peer, on_frame=on_frame) as player:
                 why = await admit(player, settings.connect_time)
                 table.pending -= 1
@@ -169,32 +177,37 @@ async def serve(
             if not admitted:
                 table.pending -= 1
 
-    async with trio.open_nursery() as nursery:
-        await nursery.start(trio.serve_listeners, handle, listeners)
-        task_status.started(listeners[0].socket.getsockname()[1])
-        for number in range(first_game, first_game + games):
-            await table.full.wait()
-            vampires, werewolves = sorted(table.seated, key=lambda player: player.species)
-            transcript = None
-            if transcript_dir is not None:
+    with scratch if scratch is not None else contextlib.nullcontext():
+        async with trio.open_nursery() as nursery:
+            await nursery.start(trio.serve_listeners, handle, listeners)
+            task_status.started(listeners[0].socket.getsockname()[1])
+            for number in range(first_game, first_game + games):
+                await table.full.wait()
+                vampires, werewolves = sorted(table.seated, key=lambda player: player.species)
+                transcript = None
                 names = (vampires.name, werewolves.name)
-                transcript = Transcript(transcript_dir / transcript_name(number, names))
-            recorder.attach(transcript, table.seated)
-            try:
-                result = await referee(vampires, werewolves, game_map, settings, transcript)
-            finally:
-                recorder.detach()
-                if transcript is not None:
-                    transcript.close()  # an aborted game's transcript stays where it is
-                table.done.set()
-            results.append(result)
-            if transcript is not None and transcript_dir is not None:
-                if keep_all_transcripts or result.termination.is_abnormal:
-                    transcript.keep_in(transcript_dir)
-                else:
+                if written_to is not None:
+                    transcript = Transcript(written_to / transcript_name(number, names))
+                    if on_game is not None:
+                        transcript.taps.append(on_game(number, names))
+                recorder.attach(transcript, table.seated)
+                try:
+                    result = await referee(vampires, werewolves, game_map, settings, transcript)
+                finally:
+                    recorder.detach()
+                    if transcript is not None:
+                        transcript.close()  # an aborted game's transcript stays where it is
+                    table.done.set()
+                results.append(result)
+                if transcript is not None and scratch is not None:
                     transcript.discard()
-            if on_result is not None:
-                on_result(result)
-            table.reset()
-        nursery.cancel_scope.cancel()
+                elif transcript is not None and transcript_dir is not None:
+                    if keep_all_transcripts or result.termination.is_abnormal:
+                        transcript.keep_in(transcript_dir)
+                    else:
+                        transcript.discard()
+                if on_result is not None:
+                    on_result(result)
+                table.reset()
+            nursery.cancel_scope.cancel()
     return results

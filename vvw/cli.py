@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("map", "serve", "match", "agent", "log", "rules")
+COMMAND_MODULES = ("map", "serve", "match", "agent", "log", "rules", "replay")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,6 +14,7 @@ from server.settings import Settings
 from vvw.argtypes import port_number, positive_float, positive_int
 from vvw.mapchoice import resolve_maps
 from vvw.paths import folder_to_write
+from vvw.view.live import LiveHub, serve_view
 
 
 def add_settings_arguments(parser: argparse.ArgumentParser, several_maps: bool = False) -> None:
@@ -121,10 +122,16 @@ def run(args: argparse.Namespace) -> int:
         results.append(result)
         print(result.summary(), flush=True)
 
+    hub = LiveHub() if args.view else None
+
     async def main() -> None:
         async with trio.open_nursery() as nursery:
-            port = await nursery.start(
-                lambda task_status: serve(
+            if hub is not None:
+                view_port = await nursery.start(serve_view, hub, args.view_port, args.host)
+                print(f"live view on http://{args.host}:{view_port}/", file=sys.stderr, flush=True)
+
+            async def serving(task_status: trio.TaskStatus[int]) -> None:
+                await serve(
                     game_map,
                     settings_from(args),
                     host=args.host,
@@ -133,9 +140,12 @@ def run(args: argparse.Namespace) -> int:
                     transcript_dir=args.transcript,
                     keep_all_transcripts=args.keep_transcripts,
                     on_result=on_result,
+                    on_game=None if hub is None else hub.game_opener(),
                     task_status=task_status,
                 )
-            )
+                nursery.cancel_scope.cancel()  # the games are over: so is the live view
+
+            port = await nursery.start(serving)
             print(f"serving on {args.host}:{port}", file=sys.stderr, flush=True)
 
     try:
@@ -162,4 +172,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--port", type=port_number, default=5555, help="TCP port (default 5555; 0: any free one)"
     )
     add_settings_arguments(parser)
+    add_view_arguments(parser)
     parser.set_defaults(func=run)
+
+
+def add_view_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--view`` and ``--view-port``: the live view in the browser."""
+    parser.add_argument(
+        "--view",
+        action="store_true",
+        help="show the games live in the browser (a page on --host:--view-port)",
+    )
+    parser.add_argument(
+        "--view-port",
+        type=port_number,
+        default=5580,
+        metavar="PORT",
+        help="port of the live view (default %(default)s; 0: any free one)",
+    )

@@ -1,0 +1,195 @@
+"""The game viewer without a browser: its events, the replay file, the live hub and HTTP."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import trio
+
+from engine import Rules
+from engine.mapfile import load_map
+from protocol.transcript import Ply, Result, read_transcript
+from server.serving import serve
+from server.settings import Settings
+from tests.server.fakes import FakeBot, random_policy
+from vvw.cli import main
+from vvw.view.live import QUEUE, LiveHub, serve_view
+from vvw.view.model import view_events
+from vvw.view.page import page
+
+MAPS = Path(__file__).resolve().parents[2] / "maps"
+
+
+@pytest.fixture(scope="module")
+def transcript(tmp_path_factory) -> Path:
+    """A real game's transcript: greedy against random on thetrap, through our server."""
+    folder = tmp_path_factory.mktemp("transcripts")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)  # the bots' output goes to runs/ here
+        code = main([
+            "match", "--map", str(MAPS / "thetrap.xml"), "greedy", "random", "--games", "1",
+            "--seed", "7", "--transcript", str(folder), "--keep-transcripts",
+        ])
+    assert code == 0
+    [path] = folder.glob("*.jsonl")
+    return path
+
+
+def _embedded(html: str) -> dict:
+    found = re.search(r'<script id="vvw-config" type="application/json">(.*?)</script>', html,
+                      re.S)
+    assert found is not None
+    return json.loads(found.group(1))
+
+
+def test_the_events_start_from_the_map_and_follow_every_ply_to_the_result(transcript) -> None:
+    records = read_transcript(transcript)
+    events = view_events(records)
+    start = events[0]
+    initial = load_map(MAPS / "thetrap.xml").initial_state()
+    assert start["type"] == "start" and (start["rows"], start["cols"]) == (5, 10)
+    assert sorted(map(tuple, start["board"])) == sorted(
+        (pos % 10, pos // 10, kind, count) for pos, kind, count in initial.cells
+    )
+    plies = [r for r in records if isinstance(r, Ply)]
+    shown = [e for e in events if e["type"] == "ply"]
+    assert len(shown) == len(plies) > 0
+    for record, event in zip(plies, shown, strict=True):
+        assert event["moves"] == [list(move) for move in record.moves]
+        assert sorted(map(tuple, event["board"])) == sorted(
+            (x, y, int(kind), n) for x, y, kind, n in record.board or ()
+        )
+    [result] = [r for r in records if isinstance(r, Result)]
+    assert events[-1]["type"] == "result" and events[-1]["plies"] == result.plies
+
+
+def test_vvw_replay_writes_one_page_holding_every_event(transcript, tmp_path, capsys) -> None:
+    target = tmp_path / "game.html"
+    assert main(["replay", str(transcript), "-o", str(target)]) == 0
+    html = target.read_text(encoding="utf-8")
+    assert not re.search(r"(src|href)=|@import|url\(", html)  # nothing to fetch
+    assert _embedded(html) == {"events": view_events(read_transcript(transcript))}
+    assert str(target) in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        ('<?xml version="1.0"?><map/>\n', "not JSON"),
+        ("[1, 2]\n", "JSON list"),
+        ('{"type": "header", "t": 0, "format": "vvw-transcript", "version": 1}\n', "no game"),
+    ],
+)
+def test_a_file_that_is_no_game_is_one_line_and_exit_code_2(content, says, tmp_path, capsys):
+    source = tmp_path / "x.jsonl"
+    source.write_text(content)
+    assert main(["replay", str(source)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert says in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_a_bot_name_cannot_break_out_of_the_page() -> None:
+    name = "</script><script>alert(1)</script>\u2028"
+    html = page({"events": [{"type": "names", "names": {"vampires": name}}]})
+    assert "<script>alert" not in html
+    assert _embedded(html)["events"][0]["names"]["vampires"] == name
+
+
+def _lines(transcript: Path) -> list[str]:
+    return transcript.read_text(encoding="utf-8").splitlines()
+
+
+async def test_a_viewer_joining_mid_game_sees_the_game_so_far_then_follows(transcript) -> None:
+    hub = LiveHub()
+    lines = _lines(transcript)
+    half = len(lines) // 2
+    sink = hub.line_sink("1", "game 1")
+    for line in lines[:half]:
+        sink(line)
+    snapshot, viewer = hub.subscribe(None)
+    assert snapshot[0][0] == "games"
+    so_far = [data for name, data in snapshot if name == "view"]
+    everything = view_events(read_transcript(transcript))
+    assert so_far == everything[: len(so_far)] and so_far[0]["type"] == "start"
+    for line in lines[half:]:
+        sink(line)
+    followed = []
+    while True:
+        try:
+            name, data = viewer.receive.receive_nowait()
+        except trio.WouldBlock:
+            break
+        if name == "view":
+            followed.append(data)
+    assert so_far + followed == everything
+    hub.leave(viewer)
+
+
+async def test_a_viewer_that_does_not_read_is_dropped_and_never_blocks_the_game() -> None:
+    hub = LiveHub()
+    sink = hub.line_sink("1", "game 1")
+    snapshot, slow = hub.subscribe("1")
+    for number in range(QUEUE + 10):  # each a game-list change: one event per viewer
+        hub.line_sink(str(number + 2), f"game {number + 2}")
+    sink('{"type": "header", "t": 0}')  # publishing goes on without waiting for anyone
+    received = 0
+    with pytest.raises(trio.EndOfChannel):
+        while True:
+            await slow.receive.receive()
+            received += 1
+    assert received == QUEUE
+    assert snapshot[0][0] == "games"
+
+
+async def test_serve_gives_the_live_view_each_game_s_lines_without_a_transcript_folder() -> None:
+    hub = LiveHub()
+    settings = Settings(seed=3, rules=Rules(max_plies=12))
+    game_map = load_map(MAPS / "testmap.xml")
+    results = []
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(
+            lambda task_status: serve(game_map, settings, port=0, on_result=results.append,
+                                      on_game=hub.game_opener(), task_status=task_status)
+        )
+        for name, seed in ((b"alice", 1), (b"bob", 2)):
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            nursery.start_soon(FakeBot(stream, name, random_policy(seed)).run)
+    [listed] = hub.game_list()
+    assert listed["title"] == "game 1: alice vs bob"
+    events = hub.games["1"].builder.events
+    assert events[0]["type"] == "start" and events[-1]["type"] == "result"
+    assert events[-1]["plies"] == results[0].plies
+
+
+async def _get(port: int, target: str, until: bytes) -> bytes:
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    await stream.send_all(f"GET {target} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    data = b""
+    with trio.fail_after(5):
+        while until not in data:
+            chunk = await stream.receive_some()
+            if not chunk:
+                break
+            data += chunk
+    await stream.aclose()
+    return data
+
+
+async def test_the_live_view_serves_the_page_the_event_stream_and_the_game_list(transcript):
+    hub = LiveHub()
+    sink = hub.line_sink("1", "game 1")
+    for line in _lines(transcript):
+        sink(line)
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(serve_view, hub, 0)
+        home = await _get(port, "/", b"</html>")
+        assert home.startswith(b"HTTP/1.1 200") and b'"live":true' in home
+        stream = await _get(port, "/events?game=1", b'"type":"result"')
+        assert b"text/event-stream" in stream and b"event: games" in stream
+        assert stream.count(b"event: view") == len(view_events(read_transcript(transcript)))
+        listing = await _get(port, "/games", b"]")
+        assert b'"game 1: greedy vs random"' in listing
+        assert (await _get(port, "/nothing", b"\r\n\r\n")).startswith(b"HTTP/1.1 404")
+        nursery.cancel_scope.cancel()

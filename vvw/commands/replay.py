@@ -1,0 +1,56 @@
+"""``vvw replay FILE``: a game's transcript as one self-contained HTML page."""
+
+import argparse
+import sys
+import webbrowser
+from pathlib import Path
+
+from protocol.transcript import TranscriptError, read_transcript
+from vvw.view.model import view_events
+from vvw.view.page import page
+
+
+def write_replay(transcript: Path, target: Path) -> int:
+    """Write the replay page of ``transcript`` to ``target``; the number of plies in it.
+
+    ``TranscriptError`` when the file is not a transcript or holds no board to draw.
+    """
+    events = view_events(read_transcript(transcript))
+    if not events or events[0]["type"] != "start":
+        raise TranscriptError(f"{transcript}: no game to show (no MAP message in it)")
+    target.write_text(page({"events": events}), encoding="utf-8")
+    return sum(1 for event in events if event["type"] in ("ply", "skip"))
+
+
+def run(args: argparse.Namespace) -> int:
+    source = Path(args.file)
+    target = Path(args.output) if args.output else source.with_suffix(".html")
+    try:
+        plies = write_replay(source, target)
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or error
+        print(f"vvw replay: cannot read {source} or write {target}: {reason}", file=sys.stderr)
+        return 2
+    except TranscriptError as error:
+        print(f"vvw replay: {error}", file=sys.stderr)
+        return 2
+    print(f"{target} ({plies} plies)")
+    if args.open:
+        webbrowser.open(target.resolve().as_uri())
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="write a game's replay as one HTML page",
+        description="Turn a transcript (.jsonl from vvw serve/match --transcript) into one "
+        "self-contained HTML page: the board ply by ply, moves as arrows, battles with their "
+        "odds, the counts over the game. Opens from disk; no network, no server.",
+    )
+    parser.add_argument("file", help="a transcript (.jsonl)")
+    parser.add_argument(
+        "-o", "--output", default=None, metavar="HTML", help="where to write (default: FILE.html)"
+    )
+    parser.add_argument("--open", action="store_true", help="open it in the web browser")
+    parser.set_defaults(func=run)

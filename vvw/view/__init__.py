@@ -1,0 +1,1 @@
+"""The game viewer: one page (``page.html``) for replays from disk and live games."""

@@ -2,34 +2,13 @@
 every UPD must be byte-identical to what the course server sent."""
 
 import random
-from pathlib import Path
 
 from engine import IllegalPly, Move, Rule, apply_ply, check_ply
 from engine.mapfile import load_map
 from protocol.cells import map_cells, ply_cells, update_cells
 from protocol.codec import Hme, Hum, Map, Set, Upd, encode
-
-MAPS = Path(__file__).resolve().parent.parent / "maps"
-
-GREETING_VAMPIRES = bytes.fromhex("53455405 0a" "48554d04 02020900 09020904" "484d45 0403")
-MAP_BYTES = bytes.fromhex(
-    "4d415006 0900020000 0401000004 0202040000 0902010000 0403000400 0904020000"
-)
-UPD_VAMPIRES = [
-    "55504400",
-    "555044040302000400040300000005000000040401000000",
-    "5550440502020008000302000000060000000205000000000601000002",
-]
-UPD_WEREWOLVES = [
-    "5550440203020004000403000000",
-    "555044040202000800030200000005000000040401000000",
-]
-PLIES = [
-    (Move(4, 3, 4, 3, 2),),
-    (Move(4, 1, 4, 5, 0),),
-    (Move(3, 2, 4, 2, 2),),
-    (Move(5, 0, 2, 6, 0), Move(5, 0, 2, 6, 1)),
-]
+from tests.helpers.course import GREETING_VAMPIRES, MAP_BYTES, PLIES, UPD_VAMPIRES, UPD_WEREWOLVES
+from tests.helpers.maps import MAPS
 
 
 def test_greeting_and_map_are_the_course_servers_bytes() -> None:

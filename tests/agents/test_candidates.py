@@ -1,38 +1,17 @@
 """Candidate plies: always legal, never empty while the side to move has creatures."""
 
-import random
-from pathlib import Path
 
 import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from agents.candidates import _arrival_value, _step_toward, candidate_plies
-from engine import GameState, apply_ply, end_of_game, find_violation
+from engine import GameState, find_violation
 from engine.battle import is_certain_win
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES, Kind
-from engine.mapfile import GameMap, load_map
-from engine.mapgen import generate_map
-from engine.movegen import random_ply
+from engine.mapfile import GameMap
 from engine.state import neighbour_table
-
-MAPS = Path(__file__).resolve().parents[2] / "maps"
-
-
-def starts() -> list[GameMap]:
-    maps = [load_map(path) for path in sorted(MAPS.glob("*.xml"))]
-    return [*maps, generate_map(30, 30, 60, seed=7)]
-
-
-def random_position(start: GameMap, seed: int) -> GameState:
-    """A position after a random number of random plies (with many splits)."""
-    rng = random.Random(seed)
-    state = start.initial_state()
-    for _ in range(rng.randrange(60)):
-        if end_of_game(state) is not None:
-            break
-        state = apply_ply(state, random_ply(state, rng, split_chance=0.7), rng).state
-    return state
+from tests.helpers.boards import random_position, starts
 
 
 def assert_all_legal(state: GameState, limit: int = 32) -> None:

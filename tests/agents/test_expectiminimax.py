@@ -29,6 +29,7 @@ from engine import (
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from engine.mapfile import load_map
 from engine.movegen import random_ply
+from tests.helpers.clock import ticking_clock
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 EXACT = 10**9
@@ -44,19 +45,19 @@ def test_make_is_registered_and_named() -> None:
 
 
 @pytest.mark.parametrize("map_name", ["thetrap.xml", "testmap2.xml", "gen-30x30.xml"])
-def test_replies_within_the_budget_with_a_legal_ply(map_name: str) -> None:
+def test_replies_within_the_budget_by_its_clock(map_name: str, monkeypatch) -> None:
+    clock = ticking_clock(monkeypatch, tick=0.01)
     state = load_map(MAPS / map_name).initial_state()
     agent = make(time_budget=0.2)
     agent.new_game(state.to_move, state)
-    began = time.monotonic()
+    began = clock.now
     ply = agent.choose_ply(state, began + 10.0)
-    elapsed = time.monotonic() - began
-    assert elapsed < 0.4
+    assert clock.now - began <= 0.2
     assert ply
     assert find_violation(state, ply) is None
     assert agent.last_stats.depth >= 1
     assert agent.last_stats.nodes > 0
-    assert 0 < agent.last_stats.seconds < 0.4
+    assert 0 < agent.last_stats.seconds <= 0.2
 
 
 def scattered(map_name: str, plies: int, seed: int) -> GameState:
@@ -71,14 +72,15 @@ def scattered(map_name: str, plies: int, seed: int) -> GameState:
     return state
 
 
-def test_replies_in_time_on_a_large_board_with_many_groups() -> None:
+def test_replies_in_time_by_its_clock_on_a_large_board_with_many_groups(monkeypatch) -> None:
     state = scattered("gen-30x30.xml", 40, seed=3)
     assert len(state.groups(state.to_move)) >= 5
+    clock = ticking_clock(monkeypatch, tick=0.01)
     agent = make(time_budget=0.2)
     agent.new_game(state.to_move, state)
-    began = time.monotonic()
+    began = clock.now
     ply = agent.choose_ply(state, began + 10.0)
-    assert time.monotonic() - began < 0.4
+    assert clock.now - began <= 0.2
     assert ply
     assert find_violation(state, ply) is None
 
@@ -98,13 +100,14 @@ def test_random_positions_only_yield_legal_plies(map_name: str, plies: int, seed
     assert find_violation(state, ply) is None
 
 
-def test_respects_the_deadline_when_it_is_shorter_than_the_budget() -> None:
+def test_respects_the_deadline_when_it_is_shorter_than_the_budget(monkeypatch) -> None:
+    clock = ticking_clock(monkeypatch, tick=0.01)
     state = load_map(MAPS / "testmap2.xml").initial_state()
     agent = make(time_budget=5.0)
     agent.new_game(state.to_move, state)
-    began = time.monotonic()
+    began = clock.now
     agent.choose_ply(state, began + 0.2)
-    assert time.monotonic() - began < 0.2
+    assert clock.now - began <= 0.2
 
 
 def test_whole_games_against_random_are_legal_and_mostly_won() -> None:

@@ -8,7 +8,7 @@ from agents.alphabeta import ply_children
 from agents.zobrist import Zobrist
 from engine import GameState, end_of_game
 from engine.movegen import random_ply
-from tests.agents.test_candidates import random_position, starts
+from tests.helpers.boards import random_position, starts
 
 
 @pytest.mark.parametrize("start", starts(), ids=lambda m: m.name)

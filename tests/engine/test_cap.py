@@ -12,7 +12,7 @@ from engine.battle import battle_outcomes, sample_battle
 from engine.resolution import encounter_outcomes, resolve_ply
 from engine.state import MAX_COUNT
 from engine.testing.strategies import states_and_plies
-from tests.engine.conftest import board
+from tests.helpers.boards import board
 
 
 def only_outcome(state: GameState, *moves: Move) -> GameState:

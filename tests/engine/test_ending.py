@@ -4,7 +4,7 @@ import pytest
 
 from engine import VAMPIRES, WEREWOLVES, EndReason, GameEnd, Rules, end_of_game, winner_by_count
 from engine.ending import totals
-from tests.engine.conftest import board
+from tests.helpers.boards import board
 
 
 def test_a_running_game_is_not_over() -> None:

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 
 from engine import GameState, IllegalPly, Move, Rule, check_ply, find_violation, ply_outcomes
 from engine.testing.strategies import states_and_plies
-from tests.engine.conftest import board
+from tests.helpers.boards import board
 
 # Vampires to move (ply 0). Columns 0..4, rows 0..3.
 BOARD = board(

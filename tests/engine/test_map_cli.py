@@ -5,10 +5,10 @@ from pathlib import Path
 import pytest
 
 from engine.mapfile import load_map
-from tests.engine.conftest import OFFICIAL_MAPS, OUR_MAPS
+from tests.helpers.maps import MAPS
 from vvw.cli import main
 
-THETRAP = str(OFFICIAL_MAPS / "thetrap.xml")
+THETRAP = str(MAPS / "thetrap.xml")
 THETRAP_LINE = (
     "5 rows × 10 columns, 4 houses (9 humans), vampires 4 at (4,3), werewolves 4 at (4,1)"
 )
@@ -55,7 +55,7 @@ def test_check_counts_good_and_bad_files(
 
 
 def test_check_passes_every_map_we_ship(capsys: pytest.CaptureFixture[str]) -> None:
-    paths = sorted(str(p) for p in OUR_MAPS.glob("*.xml"))
+    paths = sorted(str(p) for p in MAPS.glob("*.xml"))
     assert main(["map", "check", *paths]) == 0
     out, _ = capsys.readouterr()
     assert out.endswith(f"{len(paths)} good, 0 bad\n")

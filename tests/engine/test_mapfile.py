@@ -1,6 +1,7 @@
 """Map files: the official maps as the rule book lists them, the exact format, clear errors."""
 
 import encodings.aliases
+import hashlib
 import re
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from engine import HUMANS, VAMPIRES, WEREWOLVES
 from engine.mapfile import MAX_CELLS, GameMap, MapFileError, dump_map, load_map, parse_map, save_map
 from engine.mapgen import generate_map
-from tests.engine.conftest import OFFICIAL_MAPS, OUR_MAPS
+from tests.helpers.maps import MAPS
 
 # The table of rules.md: rows, columns, humans, werewolves, vampires.
 OFFICIAL = {
@@ -35,10 +36,9 @@ OFFICIAL = {
 }
 
 
-@pytest.mark.parametrize("folder", [OFFICIAL_MAPS, OUR_MAPS], ids=["official", "ours"])
 @pytest.mark.parametrize("name", sorted(OFFICIAL))
-def test_the_official_maps_match_the_rule_book(folder: Path, name: str) -> None:
-    game_map = load_map(folder / name)
+def test_the_official_maps_match_the_rule_book(name: str) -> None:
+    game_map = load_map(MAPS / name)
     rows, cols, humans, werewolves, vampires = OFFICIAL[name]
     assert (game_map.rows, game_map.cols) == (rows, cols)
     assert set(game_map.humans) == humans and len(game_map.humans) == len(humans)
@@ -46,24 +46,34 @@ def test_the_official_maps_match_the_rule_book(folder: Path, name: str) -> None:
     assert game_map.name == name.removesuffix(".xml")
 
 
-def test_our_copies_of_the_official_maps_are_byte_identical() -> None:
-    for path in OFFICIAL_MAPS.glob("*.xml"):
-        assert (OUR_MAPS / path.name).read_bytes() == path.read_bytes(), path.name
+# SHA-256 of the official maps as the course kit ships them.
+OFFICIAL_SHA256 = {
+    "all_in.xml": "103b8516c28b00b4d0bfbe76fc216d73fa5f1f0adab9d22497f6b5e4a40a94c3",
+    "testmap-5x9.xml": "6611ebeda7fbadafbacc6dbb805d59cba19a4aec10d0a1558e52bb3cc478e41f",
+    "testmap.xml": "fb5e99600756ca1149959db84a47e0a3797be4332f1cee8449411aabfc07b57b",
+    "testmap2.xml": "e6d200ed046c62b42f71cfde13f11231bcdc4d7d256c9593938d0b05d55ede10",
+    "thetrap.xml": "4a5bee60b38e3d8741f12d6ca1ac70a2d564a4420196bd11e71af8d90c09e7fe",
+}
 
 
-@pytest.mark.parametrize("path", sorted(OUR_MAPS.glob("*.xml")), ids=lambda p: p.name)
+@pytest.mark.parametrize("name", sorted(OFFICIAL_SHA256))
+def test_our_copies_of_the_official_maps_are_byte_identical(name: str) -> None:
+    assert hashlib.sha256((MAPS / name).read_bytes()).hexdigest() == OFFICIAL_SHA256[name]
+
+
+@pytest.mark.parametrize("path", sorted(MAPS.glob("*.xml")), ids=lambda p: p.name)
 def test_every_map_we_ship_loads_and_round_trips(path: Path) -> None:
     game_map = load_map(path)
     assert parse_map(dump_map(game_map), str(path)) == game_map
 
 
 def test_the_houses_keep_their_file_order() -> None:
-    humans = load_map(OFFICIAL_MAPS / "testmap-5x9.xml").humans
+    humans = load_map(MAPS / "testmap-5x9.xml").humans
     assert humans == ((0, 1, 1), (2, 0, 1), (4, 2, 1), (8, 3, 1), (6, 4, 1))
 
 
 def test_the_initial_state_puts_every_group_on_its_cell() -> None:
-    state = load_map(OFFICIAL_MAPS / "all_in.xml").initial_state()
+    state = load_map(MAPS / "all_in.xml").initial_state()
     assert state.ply == 0
     assert [state.at(x, y) for x, y in [(0, 0), (2, 0), (1, 1), (0, 2), (1, 0)]] == [
         (HUMANS, 10),
@@ -76,8 +86,8 @@ def test_the_initial_state_puts_every_group_on_its_cell() -> None:
 
 @pytest.mark.parametrize("name", ["thetrap.xml", "testmap.xml", "testmap2.xml", "all_in.xml"])
 def test_dump_writes_the_course_kits_bytes(name: str) -> None:
-    original = (OFFICIAL_MAPS / name).read_bytes()
-    assert dump_map(load_map(OFFICIAL_MAPS / name)) == original
+    original = (MAPS / name).read_bytes()
+    assert dump_map(load_map(MAPS / name)) == original
 
 
 def test_dump_starts_with_a_bom_and_the_declaration_and_uses_crlf() -> None:

@@ -31,7 +31,8 @@ from engine.mapfile import load_map
 from engine.movegen import random_ply
 from engine.rules import DEFAULT_RULES
 from engine.testing.strategies import game_states, states_and_plies
-from tests.engine.conftest import OFFICIAL_MAPS, board
+from tests.helpers.boards import board
+from tests.helpers.maps import MAPS
 
 few_battles = states_and_plies(max_side=5, max_count=8).filter(
     lambda state_and_ply: len(resolve_ply(*state_and_ply).battles) <= 3
@@ -255,7 +256,7 @@ def test_apply_ply_draws_battles_with_the_injected_rng() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from(sorted(OFFICIAL_MAPS.glob("*.xml"))), st.integers(0, 2**32))
+@given(st.sampled_from(sorted(MAPS.glob("*.xml"))), st.integers(0, 2**32))
 def test_random_games_on_the_official_maps_stay_legal_and_in_range(path: Path, seed: int) -> None:
     rng = random.Random(seed)
     state = load_map(path).initial_state()

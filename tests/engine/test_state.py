@@ -8,7 +8,8 @@ from hypothesis import given
 from engine import EMPTY, HUMANS, VAMPIRES, WEREWOLVES, GameState, Kind, Move, opponent
 from engine.mapfile import load_map
 from engine.testing.strategies import game_states
-from tests.engine.conftest import OFFICIAL_MAPS, board
+from tests.helpers.boards import board
+from tests.helpers.maps import MAPS
 
 
 def test_a_state_cannot_be_changed() -> None:
@@ -101,7 +102,7 @@ def test_cells_are_read_by_column_and_row() -> None:
 
 
 def test_draw_shows_the_board_row_by_row() -> None:
-    state = load_map(OFFICIAL_MAPS / "thetrap.xml").initial_state()
+    state = load_map(MAPS / "thetrap.xml").initial_state()
     assert state.draw() == "\n".join(
         [
             " .  .  .  .  .  .  .  .  . H2",

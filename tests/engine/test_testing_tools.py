@@ -30,7 +30,7 @@ from engine.testing.strategies import (
     states_and_attempts,
     states_and_plies,
 )
-from tests.engine.conftest import board
+from tests.helpers.boards import board
 
 
 @given(maps())

@@ -8,7 +8,9 @@ from engine import Kind
 from protocol.codec import FROM_SERVER, Decoder, Hme, Hum, Map, Set, encode
 from server.lobby import admit, connected, greet
 from server.player import Closed
-from tests.server.test_referee import MAP
+from tests.helpers.maps import load
+
+MAP = load("testmap")
 
 
 async def _admit(*writes: bytes, close: bool = False, connect_time: float = 5.0):

@@ -13,9 +13,11 @@ from protocol.cells import ply_cells, update_cells
 from protocol.codec import FROM_SERVER, Decoder, Upd
 from protocol.transcript import Frame, Ply, Result, read_transcript
 from server.settings import Settings
-from tests.server.test_referee import MAP
+from tests.helpers.maps import load
 from vvw.participants import Participant
 from vvw.playing import play_one
+
+MAP = load("testmap")
 
 BOT = Path(__file__).resolve().parent / "bots" / "bot.py"
 LEAK_GAMES = 1000

@@ -5,14 +5,13 @@ itself hung up, that both bots received END then BYE.
 """
 
 import random
-from pathlib import Path
 
 import pytest
 import trio
 import trio.testing
 
 from engine import Kind, Move, OnTimeout, Rules, Termination, apply_ply
-from engine.mapfile import GameMap, load_map
+from engine.mapfile import GameMap
 from protocol.cells import ply_cells, update_cells
 from protocol.codec import Bye, End, Upd, encode
 from protocol.transcript import VERSION, Frame, Header, Ply, Result, read_transcript
@@ -20,9 +19,10 @@ from server.lobby import admit, connected, greet
 from server.referee import play_game
 from server.settings import Settings
 from server.transcript import FrameRecorder, Transcript
+from tests.helpers.maps import load
 from tests.server.fakes import CLOSE, FakeBot, mov, random_policy, scripted
 
-MAP = load_map(Path(__file__).parents[2] / "maps" / "testmap.xml")
+MAP = load("testmap")
 """5 rows × 6 columns: vampires 3 at (5,4), werewolves 3 at (2,3), humans at (2,2), (4,4)."""
 V, W = Kind.VAMPIRES, Kind.WEREWOLVES
 

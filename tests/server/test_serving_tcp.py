@@ -7,8 +7,12 @@ from protocol.codec import FROM_SERVER, Bye, Decoder, End, Map, Message, Nme, Up
 from protocol.transcript import Frame, Header, Ply, Result, read_transcript
 from server.serving import serve
 from server.settings import Settings
+from tests.helpers.maps import load
 from tests.server.fakes import FakeBot, random_policy
-from tests.server.test_referee import MAP
+
+MAP = load("testmap")
+
+MAP = load("testmap")
 
 
 async def _start(nursery, results, tmp_path, **options):

@@ -11,6 +11,10 @@ class Kind(IntEnum):
     VAMPIRES = 2
     WEREWOLVES = 3
 
+    def __repr__(self) -> str:
+        """``Kind.VAMPIRES``: valid Python, so a printed counterexample can be pasted back."""
+        return f"Kind.{self.name}"
+
     @property
     def is_species(self) -> bool:
         """True for the two playing species."""

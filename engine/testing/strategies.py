@@ -63,15 +63,22 @@ def encounters(
         if not 1 <= most <= MAX_COUNT:
             raise ValueError(f"{name} must be 1..{MAX_COUNT}, got {most}")
 
-    def build(species: Kind, against: str, a: int, d: int) -> Encounter:
-        return Encounter(species, a, HUMANS if against == "humans" else opponent(species), d)
+    return _encounters(max_attackers, max_defenders, attackers, defenders)
 
-    return st.builds(
-        build,
-        st.sampled_from(attackers),
-        st.sampled_from(defenders),
-        st.integers(1, max_attackers),
-        st.integers(1, max_defenders),
+
+@st.composite
+def _encounters(
+    draw: st.DrawFn,
+    max_attackers: int,
+    max_defenders: int,
+    attackers: tuple[Kind, ...],
+    defenders: tuple[str, ...],
+) -> Encounter:
+    species = draw(st.sampled_from(attackers))
+    against = draw(st.sampled_from(defenders))
+    defender = HUMANS if against == "humans" else opponent(species)
+    return Encounter(
+        species, draw(st.integers(1, max_attackers)), defender, draw(st.integers(1, max_defenders))
     )
 
 

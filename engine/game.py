@@ -30,6 +30,7 @@ crashed) end the game through :meth:`Game.lose`; :meth:`Game.abort` stops it wit
 import random
 from collections.abc import Sequence
 from enum import Enum
+from typing import NamedTuple
 
 import attrs
 
@@ -73,9 +74,10 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
-@attrs.frozen
-class Turn:
-    """One turn that was played out: a ply, or a skipped turn (``ply`` is ``None``)."""
+class Turn(NamedTuple):
+    """One turn that was played out: a ply, or a skipped turn (``ply`` is ``None``).
+
+    The next UPD lists the cells of both sides' last turns' plies (none for a skip)."""
 
     species: Kind
     number: int
@@ -115,7 +117,8 @@ class Game:
         self._rng = random.Random(seed)
         self._think: dict[Kind, float | None] = {VAMPIRES: None, WEREWOLVES: None}
         self._skipped = {VAMPIRES: 0, WEREWOLVES: 0}
-        self._last: dict[Kind, Ply] = {VAMPIRES: (), WEREWOLVES: ()}
+        self._touched: dict[Kind, set[tuple[int, int]]] = {VAMPIRES: set(), WEREWOLVES: set()}
+        """The cells each side's last turn changed (the next UPD lists them all)."""
         ending = end_of_game(start, rules)
         if ending is not None:
             self._end(ending.winner, Termination(ending.reason.value), ending.reason.value)
@@ -124,12 +127,6 @@ class Game:
     def to_move(self) -> Kind:
         """The species whose turn it is."""
         return self.state.to_move
-
-    def last_ply(self, species: Kind) -> Ply:
-        """The moves of ``species``' last turn; empty before its first or after a skip.
-
-        The next UPD lists the cells of both last plies (the vampires' first)."""
-        return self._last[species]
 
     def reply(self, ply: Sequence[Move], think: float, elapsed: float) -> Turn | None:
         """The player to move answered with ``ply`` after ``think`` seconds, ``elapsed``
@@ -143,18 +140,19 @@ class Game:
         except IllegalPly as error:
             self.lose(mover, Termination.ILLEGAL_PLY, _illegal_text(error))
             return None
-        changed = _touched(ply) | _touched(self._last[opponent(mover)])
-        if len(changed) > MAX_UPDATE_CELLS:
+        touched = {move.source for move in ply} | {move.target for move in ply}
+        changed = len(touched | self._touched[opponent(mover)])
+        if changed > MAX_UPDATE_CELLS:
             self.lose(
                 mover,
                 Termination.ILLEGAL_PLY,
-                f"the UPD after this ply would list {len(changed)} cells, and UPD counts them"
+                f"the UPD after this ply would list {changed} cells, and UPD counts them"
                 f" in one byte (at most {MAX_UPDATE_CELLS}); a ply may touch fewer cells",
             )
             return None
         number = self.state.ply
         self.state, battles = apply_ply(self.state, ply, self._rng, self.rules, check=False)
-        self._last[mover] = tuple(ply)
+        self._touched[mover] = touched
         return self._after(Turn(mover, number, tuple(ply), self.state, battles), elapsed)
 
     def no_reply(self, elapsed: float) -> Turn | None:
@@ -186,7 +184,7 @@ class Game:
             return None
         number = self.state.ply
         self.state = self.state.with_ply(number + 1)
-        self._last[mover] = ()
+        self._touched[mover] = set()
         return self._after(Turn(mover, number, None, self.state), elapsed)
 
     def _after(self, turn: Turn, elapsed: float) -> Turn:
@@ -207,11 +205,6 @@ class Game:
         self.result = GameResult(winner, termination, detail, self.state.ply, record(VAMPIRES),
                                  record(WEREWOLVES), self.map_name, self.seed)
         return self.result
-
-
-def _touched(ply: Sequence[Move]) -> set[tuple[int, int]]:
-    """The cells a ply changes: every source and every target."""
-    return {move.source for move in ply} | {move.target for move in ply}
 
 
 def _illegal_text(error: IllegalPly) -> str:

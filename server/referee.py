@@ -12,7 +12,7 @@ import random
 
 import trio
 
-from engine import Game, GameResult, Kind, Move, Termination
+from engine import Game, GameResult, Kind, Move, Termination, Turn
 from engine.mapfile import GameMap
 from protocol.cells import ply_cells, update_cells
 from protocol.codec import Bye, End, Mov, Nme, Upd, message_name
@@ -58,6 +58,8 @@ async def play_game(
         transcript.header(game_map.name, settings, seed)
         for kind, player in players.items():
             transcript.player(kind, player.name, player.peer)
+    # The cells of each side's last turn, in the order the next UPD lists them.
+    changed: dict[Kind, list[tuple[int, int]]] = {Kind.VAMPIRES: [], Kind.WEREWOLVES: []}
     start = trio.current_time()
     try:
         while game.result is None:
@@ -65,9 +67,8 @@ async def play_game(
             player = players[mover]
             try:
                 _check_stale(player)
-                changed = (ply_cells(game.last_ply(Kind.VAMPIRES)),
-                           ply_cells(game.last_ply(Kind.WEREWOLVES)))
-                if not await player.send_quietly(Upd(update_cells(game.state, changed))):
+                upd = update_cells(game.state, (changed[Kind.VAMPIRES], changed[Kind.WEREWOLVES]))
+                if not await player.send_quietly(Upd(upd)):
                     raise _Fault(Termination.DISCONNECT, "gone")
                 sent = trio.current_time()
                 reply = await _await_move(player, sent, settings.move_time)
@@ -79,11 +80,10 @@ async def play_game(
             else:
                 moves, at = reply
                 turn = game.reply(moves, at - sent, trio.current_time() - start)
-            if transcript is not None and turn is not None:
-                if turn.ply is None:
-                    transcript.skip(turn.species, turn.number)
-                else:
-                    transcript.ply(turn.species, turn.ply, turn.state, turn.battles)
+            if turn is not None:  # else the reply lost the game
+                changed[turn.species] = ply_cells(turn.ply or ())
+                if transcript is not None:
+                    _write_turn(transcript, turn)
     except BaseException:
         with trio.CancelScope(shield=True):
             if game.result is None:
@@ -99,6 +99,13 @@ async def play_game(
         transcript.result(result)
     await _goodbye(players, settings.end_pause)
     return result
+
+
+def _write_turn(transcript: Transcript, turn: Turn) -> None:
+    if turn.ply is None:
+        transcript.skip(turn.species, turn.number)
+    else:
+        transcript.ply(turn.species, turn.ply, turn.state, turn.battles)
 
 
 def _judge(event: object, player: Player) -> Mov | None:

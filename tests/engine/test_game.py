@@ -49,7 +49,6 @@ def test_a_legal_ply_is_played_and_the_turn_passes() -> None:
     assert turn.state is game.state
     assert game.state == apply_ply(START, V_STEP, random.Random(0)).state
     assert (game.to_move, game.result) == (WEREWOLVES, None)
-    assert (game.last_ply(VAMPIRES), game.last_ply(WEREWOLVES)) == (V_STEP, ())
 
 
 def test_a_ply_into_the_humans_draws_its_battle_with_the_games_seed() -> None:
@@ -85,7 +84,6 @@ def test_no_reply_skips_the_turn_by_default() -> None:
     assert turn is not None and turn.ply is None
     assert (turn.species, turn.number, game.state.ply) == (WEREWOLVES, 1, 2)
     assert game.state.cells == apply_ply(START, V_STEP, random.Random(0)).state.cells
-    assert game.last_ply(WEREWOLVES) == ()
     assert game.result is None and game.to_move == VAMPIRES
 
 

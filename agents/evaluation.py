@@ -84,12 +84,19 @@ Group = tuple[int, int, int]
 _FAR = 1 << 20
 
 
-def on_win_scale(score: float, state: GameState) -> float:
-    """A score in creatures, for ``state.to_move``, as a value on the scale of a won game,
-    below it in size.
+def on_win_scale(
+    score: float,
+    state: GameState,
+    species: Kind | None = None,
+    ceiling: float = SCALE_CEILING,
+    contempt: float = 0.0,
+) -> float:
+    """A score in creatures, for ``species`` (by default ``state.to_move``), as a value on
+    the scale of a won game, below it in size.
 
-    ``0.95 · WIN · tanh(score / scale)`` with ``scale`` growing with the monsters on the
-    board: a lead of a few creatures is a likely win in a small game, little in a large one.
+    ``ceiling · WIN · tanh(score / scale + contempt)`` with ``scale`` growing with the
+    monsters on the board: a lead of a few creatures is a likely win in a small game, little
+    in a large one. ``contempt`` (> 0) tips an even position toward keeping the game going.
     On this scale expectations over battles weigh "win the game now" and "keep a lead" in
     one unit, so a bot does not gamble a sure lead for a likely elimination.
 
@@ -99,9 +106,9 @@ def on_win_scale(score: float, state: GameState) -> float:
     ENDGAME_SCALE)``: a level bot gains by a hunt that is likely to give it a lead, and a
     leading one loses by a gamble, whatever the size of the armies.
     """
-    counts = census(state, state.to_move)
+    counts = census(state, state.to_move if species is None else species)
     scale = max(SCALE_MIN, SCALE_SHARE * (counts.own + counts.other))
-    return SCALE_CEILING * WIN * sharpened(math.tanh(score / scale), counts)
+    return ceiling * WIN * sharpened(math.tanh(score / scale + contempt), counts)
 
 
 class Census(NamedTuple):

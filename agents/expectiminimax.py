@@ -9,26 +9,36 @@ searched. To keep the tree small, a distribution with more than ``max_outcomes``
 is bucketed: per battle, one outcome per winner holding the rounded conditional mean of
 the survivors; the most probable combinations covering ``coverage`` are kept and
 renormalised. Deterministic plies are plain nodes. Iterative deepening under a hard
-deadline, a transposition table keyed by the state, and move ordering from the previous
-iteration; plies come from :func:`agents.candidates.candidate_plies` (widened with every
-whole-group step when they are few) and leaves are scored by
-:func:`agents.evaluation.evaluate`, squashed onto the scale of a won game (see
-:func:`squashed`). docs/agents.md explains it all.
+deadline, a transposition table of fixed size keyed by Zobrist keys (:mod:`agents.search`),
+and move ordering from the previous iteration;
+plies come from :func:`agents.candidates.candidate_plies` (widened with every whole-group
+step when they are few) and leaves are scored by
+:func:`agents.evaluation.evaluate`, put on the scale of a won game
+(:func:`agents.evaluation.on_win_scale`, with its own ceiling and a contempt) and through a
+cautious utility (:func:`cautious`). docs/agents.md explains it all.
 """
 
-import gc
 import logging
 import math
 import random
 import time
-from collections.abc import Callable
 from math import prod
-from typing import NamedTuple
-
-import attrs
 
 from agents.candidates import candidate_plies
-from agents.evaluation import DRAW, LOSS, WIN, census, evaluate, root_bar, sharpened
+from agents.evaluation import DRAW, LOSS, WIN, evaluate, on_win_scale, root_bar
+from agents.options import Option, checked_options
+from agents.search import (
+    TABLE_MB,
+    Clock,
+    OutOfTime,
+    SearchStats,
+    TranspositionTable,
+    battle_sides,
+    bound_of,
+    collector_paused,
+    stop_time,
+)
+from agents.zobrist import Zobrist
 from engine import GameState, Kind, Ply, end_of_game, find_violation, ply_outcomes, resolve_ply
 from engine.movegen import group_moves, random_ply
 from engine.resolution import Battle
@@ -37,9 +47,8 @@ from engine.rules import DEFAULT_RULES, Rules
 log = logging.getLogger(__name__)
 
 Outcomes = list[tuple[float, GameState]]
-
-EXACT, LOWER, UPPER = 0, 1, 2
-"""Transposition-table flags: the stored value is exact, a lower bound, an upper bound."""
+Keyed = list[tuple[float, GameState, int]]
+"""Outcomes, each state with its Zobrist key."""
 
 DEFAULT_MAX_OUTCOMES = 8
 DEFAULT_COVERAGE = 0.95
@@ -48,69 +57,17 @@ DEFAULT_WIDTH = 16
 DEFAULT_MIN_WIDTH = 12
 """Below this many candidates, every whole-group step is searched too."""
 
-SQUASH_MIN = 4.0
-SQUASH_SHARE = 0.3
 SQUASH_CEILING = 0.99
-"""Keeps every unfinished position below any finished game."""
+"""The ceiling of :func:`agents.evaluation.on_win_scale` for this bot: every unfinished
+position stays below any finished game (a game lasts at most a few hundred plies)."""
 DEFAULT_CONTEMPT = 0.05
 DEFAULT_RISK = 2.0
 """Curvature of the bot's utility (see :func:`cautious`); 0 values a gamble by its mean."""
 
-CHECK_EVERY = 16
-"""Nodes between two looks at the clock."""
-STOP_SHARE = 0.75
-STOP_MARGIN = 0.003
-"""The search stops at ``STOP_SHARE`` of the time left, less ``STOP_MARGIN`` seconds."""
-MAX_ENTRIES = 400_000
+MARGIN_SHARE = 0.25
+"""The search stops with this share of the time left (see :func:`agents.search.stop_time`)."""
 
 MAX_DEPTH = 64
-
-
-class _OutOfTime(Exception):
-    """Raised inside the search when the stop time has passed."""
-
-
-class SearchStats(NamedTuple):
-    """What the last search did (as :class:`agents.alphabeta.SearchStats`).
-
-    The deepest completed depth, nodes visited, seconds, the root value from the mover's
-    view, and how many candidate plies the root had.
-    """
-
-    depth: int
-    nodes: int
-    seconds: float
-    value: float
-    candidates: int
-
-
-@attrs.define
-class _Entry:
-    depth: int
-    value: float
-    flag: int
-    best: Ply | None
-
-
-def _clamp(value: float) -> float:
-    return LOSS if value < LOSS else WIN if value > WIN else value
-
-
-def squashed(score: float, state: GameState, contempt: float, species: Kind) -> float:
-    """An evaluation in creatures as a value on the scale of a won or lost game.
-
-    ``0.99 · WIN · tanh(score / scale + contempt)``, where ``scale`` grows with the monsters on
-    the board: a lead of a few creatures is a likely win in a small game and little in a
-    large one. On this scale a chance node weighs "win the game now" against "keep a lead"
-    in the same unit, so a coin flip for the whole game is worth about an even position,
-    and ``contempt`` (> 0) tips the balance toward keeping the game going: the bot expects
-    to outplay its opponent rather than gamble everything at even odds. Once no humans are
-    left, part of the value comes from ``species``' material alone
-    (:func:`agents.evaluation.sharpened`).
-    """
-    counts = census(state, species)
-    scale = max(SQUASH_MIN, SQUASH_SHARE * (counts.own + counts.other))
-    return SQUASH_CEILING * WIN * sharpened(math.tanh(score / scale + contempt), counts)
 
 
 def cautious(value: float, risk: float) -> float:
@@ -146,16 +103,7 @@ def bucketed(
 ) -> Outcomes:
     """A small distribution standing for the battles' exact one (see the module docstring)."""
     cols = state.cols
-    per_battle = []
-    for battle in battles:
-        buckets: dict[int, list[float]] = {}
-        for probability, winner, survivors in battle.outcomes:
-            mass = buckets.setdefault(int(winner), [0.0, 0.0])
-            mass[0] += probability
-            mass[1] += probability * survivors
-        per_battle.append(
-            [(p, kind, round(total / p)) for kind, (p, total) in buckets.items() if p > 0]
-        )
+    per_battle = [battle_sides(battle) for battle in battles]
     combos: list[tuple[float, list[tuple[int, int, int]]]] = [(1.0, [])]
     for battle, choices in zip(battles, per_battle, strict=True):
         pos = battle.y * cols + battle.x
@@ -196,13 +144,15 @@ class ExpectiminimaxAgent:
         max_outcomes: int = DEFAULT_MAX_OUTCOMES,
         coverage: float = DEFAULT_COVERAGE,
         width: int = DEFAULT_WIDTH,
-        star1: bool = True,
-        evaluation: Callable[[GameState, Kind], float] = evaluate,
-        squash: bool = True,
         min_width: int = DEFAULT_MIN_WIDTH,
         contempt: float = DEFAULT_CONTEMPT,
         risk: float = DEFAULT_RISK,
+        table_mb: float = TABLE_MB,
     ) -> None:
+        if depth is not None and depth < 1:
+            raise ValueError(f"depth must be 1 or more, got {depth}")
+        if time_budget is not None and time_budget <= 0:
+            raise ValueError(f"time budget must be positive, got {time_budget}")
         self.time_budget = time_budget
         self.max_depth = depth or MAX_DEPTH
         self.rng = random.Random(seed)
@@ -210,62 +160,38 @@ class ExpectiminimaxAgent:
         self.max_outcomes = max_outcomes
         self.coverage = coverage
         self.width = width
-        self.star1 = star1
-        self.evaluation = evaluation
-        self.squash = squash
         self.min_width = min_width
         self.contempt = contempt
         self.risk = risk
         self.species: Kind | None = None
-        self.table: dict[GameState, _Entry] = {}
-        self.moves: dict[GameState, list[Ply]] = {}
-        self.chances: dict[tuple[GameState, Ply], Outcomes] = {}
+        self.zobrist = Zobrist()
+        self.table = TranspositionTable(table_mb)
         self.last_stats: SearchStats | None = None
-        self._stop = float("inf")
-        self._nodes = 0
+        self._clock = Clock()
 
     def new_game(self, species: Kind, state: GameState) -> None:
-        """Forget the previous game's tables."""
+        """Forget the previous game's table."""
         self.species = species
-        self._forget()
+        self.table.clear()
 
     def _own_species(self) -> Kind:
         if self.species is None:
             raise RuntimeError("choose_ply before new_game: the bot does not know its species")
         return self.species
 
-    def _forget(self) -> None:
-        self.table.clear()
-        self.moves.clear()
-        self.chances.clear()
-
     # -- the agent ----------------------------------------------------------------------
 
     def choose_ply(self, state: GameState, deadline: float) -> Ply:
+        """The best ply found before the stop time, with the collector paused
+        (:func:`agents.search.collector_paused`)."""
         began = time.monotonic()
-        if self.time_budget is not None:
-            deadline = min(deadline, began + self.time_budget)
-        room = max(0.0, deadline - began)
-        self._stop = began + STOP_SHARE * room - STOP_MARGIN
-        # The cyclic collector's passes over the search's many young objects cost hundreds
-        # of milliseconds, at random moments in the search or just after the reply (in
-        # the caller's time). The search makes no reference cycles: the collector is
-        # paused while searching, and what the search built is then frozen (moved out of
-        # the collector's sight; reference counting still frees it when the tables drop
-        # it).
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        self._clock = Clock(stop_time(began, deadline, self.time_budget, MARGIN_SHARE))
+        with collector_paused():
             return self._iterate(state, began, self.max_depth, settle=True)
-        finally:
-            gc.freeze()
-            if collecting:
-                gc.enable()
 
     def analyse(self, state: GameState, depth: int) -> tuple[float, Ply]:
         """The value (from ``state.to_move``'s view) and best ply at ``depth``, untimed."""
-        self._stop = float("inf")
-        self._forget()
+        self._untimed()
         ply = self._iterate(state, time.monotonic(), depth)
         assert self.last_stats is not None
         return self.last_stats.value, ply
@@ -273,38 +199,43 @@ class ExpectiminimaxAgent:
     def leaf_value(self, state: GameState) -> float:
         """A position's value at the search horizon, for the bot's species, in bounds."""
         species = self._own_species()
-        score = self.evaluation(state, species)
-        if self.squash and abs(score) < WIN / 2:
-            return cautious(squashed(score, state, self.contempt, species), self.risk)
-        return cautious(_clamp(score), self.risk)
+        score = evaluate(state, species)
+        if abs(score) < WIN / 2:
+            score = on_win_scale(score, state, species, SQUASH_CEILING, self.contempt)
+        return cautious(max(LOSS, min(WIN, score)), self.risk)
 
     def ply_value(self, state: GameState, ply: Ply, depth: int) -> float:
         """The expected value of ``ply`` for ``state.to_move``, ``depth`` plies deep, untimed."""
-        self._stop = float("inf")
-        self._forget()
+        self._untimed()
         self.species = state.to_move
-        return self._chance(state, ply, depth - 1, LOSS, WIN)
+        return self._chance(self._keyed(state, self.zobrist.key(state), ply), depth - 1, LOSS, WIN)
+
+    def _untimed(self) -> None:
+        self._clock = Clock()
+        self.table.clear()
 
     def _iterate(self, state: GameState, began: float, max_depth: int, settle: bool = False) -> Ply:
         """Deepen up to ``max_depth``; with ``settle``, stop early once the game is won."""
         if self.species != state.to_move:
-            self._forget()  # the table holds values from the other side's view
+            self.table.clear()  # the table holds values from the other side's view
         self.species = state.to_move
-        self._drop_the_past(state.ply)
-        self._nodes = 0
-        plies = self._root_plies(state)
-        best = plies[0]
+        self.table.new_search()
+        key = self.zobrist.key(state)
+        root = [(ply, self._keyed(state, key, ply)) for ply in self._root_plies(state)]
+        best = root[0][0]
         completed, value = 0, 0.0
         for depth in range(1, max_depth + 1):
             try:
-                value, plies = self._root(state, plies, depth)
-            except _OutOfTime:
+                value, root = self._root(root, depth)
+            except OutOfTime:
                 break
             completed = depth
-            best = plies[0]
+            best = root[0][0]
             if settle and value >= WIN - 500:  # won for sure: deeper search adds nothing
                 break
-        stats = SearchStats(completed, self._nodes, time.monotonic() - began, value, len(plies))
+        stats = SearchStats(
+            completed, self._clock.nodes, time.monotonic() - began, value, len(root)
+        )
         self.last_stats = stats
         log.debug("expectiminimax: %s", stats)
         return best
@@ -322,64 +253,56 @@ class ExpectiminimaxAgent:
             plies += [(m,) for m in group_moves(state) if (m,) not in known]
         return plies
 
-    def _drop_the_past(self, ply: int) -> None:
-        """Forget positions before ``ply``: the game can never reach them again."""
-        if any(s.ply < ply for s in self.table):
-            self.table = {s: e for s, e in self.table.items() if s.ply >= ply}
-            self.moves = {s: m for s, m in self.moves.items() if s.ply >= ply}
-            self.chances = {k: o for k, o in self.chances.items() if k[0].ply >= ply}
-        if len(self.table) > MAX_ENTRIES:
-            self._forget()
-
     def _root_plies(self, state: GameState) -> list[Ply]:
         plies = [ply for ply in self.plies(state) if ply and not find_violation(state, ply)]
         if not plies:
             plies = [random_ply(state, self.rng)]
         return plies
 
-    def _root(self, state: GameState, plies: list[Ply], depth: int) -> tuple[float, list[Ply]]:
+    def _root(
+        self, root: list[tuple[Ply, Keyed]], depth: int
+    ) -> tuple[float, list[tuple[Ply, Keyed]]]:
         """Search every root ply to ``depth``: the best value, and the plies best first (a
         ply replaces the best so far only if it beats :func:`agents.evaluation.root_bar`)."""
         alpha = best_value = LOSS - 1.0
-        best = plies[0]
-        scored = []
-        for ply in plies:
-            value = self._chance(state, ply, depth - 1, alpha, WIN + 1.0)
-            scored.append((value, ply))
+        best = 0
+        scores = []
+        for index, (_, outcomes) in enumerate(root):
+            value = self._chance(outcomes, depth - 1, alpha, WIN + 1.0)
+            scores.append(value)
             if value > alpha:
-                best_value, best, alpha = value, ply, root_bar(value)
+                best_value, best, alpha = value, index, root_bar(value)
         # The best goes first, ahead of any ply within ROOT_TIE above it.
-        scored.sort(key=lambda item: (item[1] != best, -item[0]))
-        return best_value, [ply for _, ply in scored]
+        order = sorted(range(len(root)), key=lambda i: (i != best, -scores[i]))
+        return best_value, [root[i] for i in order]
 
     # -- the search ---------------------------------------------------------------------
 
     def outcomes(self, state: GameState, ply: Ply) -> Outcomes:
         """The (possibly bucketed) distribution of states ``ply`` leads to, most probable first."""
-        key = (state, ply)
-        known = self.chances.get(key)
-        if known is not None:
-            return known
         grid, battles = resolve_ply(state, ply, self.rules)
         if not battles:
-            result = [(1.0, GameState.trusted(state.rows, state.cols, None, state.ply + 1, grid))]
-        elif prod(len(b.outcomes) for b in battles) <= self.max_outcomes:
+            return [(1.0, GameState.trusted(state.rows, state.cols, None, state.ply + 1, grid))]
+        if prod(len(b.outcomes) for b in battles) <= self.max_outcomes:
             exact = ply_outcomes(state, ply, self.rules, check=False)
-            result = sorted(((float(p), s) for p, s in exact), key=lambda o: -o[0])
-        else:
-            result = bucketed(state, grid, battles, self.max_outcomes, self.coverage)
-        self.chances[key] = result
-        return result
+            return sorted(((float(p), s) for p, s in exact), key=lambda o: -o[0])
+        return bucketed(state, grid, battles, self.max_outcomes, self.coverage)
 
-    def _chance(self, state: GameState, ply: Ply, depth: int, alpha: float, beta: float) -> float:
-        """The expected value of playing ``ply`` in ``state``; Star1 within (alpha, beta)."""
-        outcomes = self.outcomes(state, ply)
+    def _keyed(self, state: GameState, key: int, ply: Ply) -> Keyed:
+        """:meth:`outcomes`, each state with its Zobrist key (``key`` is the parent's)."""
+        child = self.zobrist.child
+        return [
+            (p, after, child(key, state, ply, after.contents))
+            for p, after in self.outcomes(state, ply)
+        ]
+
+    def _chance(self, outcomes: Keyed, depth: int, alpha: float, beta: float) -> float:
+        """The expected value of a ply leading to ``outcomes``; Star1 within (alpha, beta)."""
         if len(outcomes) == 1:
-            return self._search(outcomes[0][1], depth, alpha, beta)
-        if not self.star1:
-            return sum(p * self._search(s, depth, LOSS, WIN) for p, s in outcomes)
+            _, child, key = outcomes[0]
+            return self._search(child, key, depth, alpha, beta)
         total, rest = 0.0, 1.0
-        for p, child in outcomes:
+        for p, child, key in outcomes:
             rest -= p
             low = (alpha - total - rest * WIN) / p
             high = (beta - total - rest * LOSS) / p
@@ -387,7 +310,7 @@ class ExpectiminimaxAgent:
                 return total + (p + rest) * WIN
             if high <= LOSS:  # even a lost outcome here cannot pull it below beta
                 return total + (p + rest) * LOSS
-            value = self._search(child, depth, max(LOSS, low), min(WIN, high))
+            value = self._search(child, key, depth, max(LOSS, low), min(WIN, high))
             total += p * value
             if value >= high:
                 return total + rest * LOSS
@@ -395,78 +318,69 @@ class ExpectiminimaxAgent:
                 return total + rest * WIN
         return total
 
-    def _search(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
-        self._nodes += 1
-        if self._nodes % CHECK_EVERY == 0 and time.monotonic() > self._stop:
-            raise _OutOfTime
+    def _search(self, state: GameState, key: int, depth: int, alpha: float, beta: float) -> float:
+        self._clock.tick()
         ending = end_of_game(state, self.rules)
         if ending is not None:
-            return cautious(
-                terminal_value(ending.winner, state.ply, self._own_species()), self.risk
-            )
+            species = self._own_species()
+            return cautious(terminal_value(ending.winner, state.ply, species), self.risk)
         if depth <= 0:
             return self.leaf_value(state)
-        entry = self.table.get(state)
-        best_first = None
+        entry = self.table.get(key)
+        plies = self.plies(state) or [random_ply(state, self.rng)]
+        count = len(plies)
+        order: range | list[int] = range(count)
         if entry is not None:
-            best_first = entry.best
-            if entry.depth >= depth:
-                if entry.flag == EXACT:
-                    return entry.value
-                if entry.flag == LOWER and entry.value >= beta:
-                    return entry.value
-                if entry.flag == UPPER and entry.value <= alpha:
-                    return entry.value
-        plies = self.moves.get(state)
-        if plies is None:
-            plies = self.plies(state) or [random_ply(state, self.rng)]
-            self.moves[state] = plies
-        if best_first is not None and best_first in plies and plies[0] != best_first:
-            plies = [best_first, *(p for p in plies if p != best_first)]
+            if entry.cutoff(depth, alpha, beta):
+                return entry.value
+            first = entry.best
+            if first is not None and 0 < first < count:
+                order = [first, *range(first), *range(first + 1, count)]
         maximising = state.to_move == self.species
         a, b = alpha, beta
         best_value = LOSS - 1.0 if maximising else WIN + 1.0
-        best_ply = plies[0]
-        for ply in plies:
-            value = self._chance(state, ply, depth - 1, a, b)
+        best = order[0]
+        for index in order:
+            outcomes = self._keyed(state, key, plies[index])
+            value = self._chance(outcomes, depth - 1, a, b)
             if maximising:
                 if value > best_value:
-                    best_value, best_ply = value, ply
+                    best_value, best = value, index
                 a = max(a, value)
             else:
                 if value < best_value:
-                    best_value, best_ply = value, ply
+                    best_value, best = value, index
                 b = min(b, value)
             if a >= b:
                 break
-        flag = UPPER if best_value <= alpha else LOWER if best_value >= beta else EXACT
-        self.table[state] = _Entry(depth, best_value, flag, best_ply)
+        self.table.store(key, depth, best_value, bound_of(best_value, alpha, beta), best)
         return best_value
 
 
-def make(
-    time_budget: float | None = None,
-    depth: int | None = None,
-    seed: int | None = None,
-    **options: object,
-) -> ExpectiminimaxAgent:
-    """An expectiminimax bot; ``options``: max_outcomes, coverage, width, star1, rules,
-    min_width, squash, contempt, risk (see :class:`ExpectiminimaxAgent`); unknown options are
-    ignored."""
-    known = {
-        "max_outcomes",
-        "coverage",
-        "width",
-        "star1",
-        "rules",
-        "squash",
-        "contempt",
-        "min_width",
-        "risk",
-    }
-    return ExpectiminimaxAgent(
-        time_budget,
-        depth,
-        seed,
-        **{k: v for k, v in options.items() if k in known},  # type: ignore[arg-type]
-    )
+OPTIONS = {
+    "time_budget": Option(float, "seconds per move at most"),
+    "depth": Option(int, "search depth at most"),
+    "seed": Option(int, "seed of the random ply played when no candidate is found"),
+    "max_outcomes": Option(
+        int, f"outcomes of a chance node at most (default {DEFAULT_MAX_OUTCOMES})"
+    ),
+    "coverage": Option(
+        float, f"probability a bucketed chance node covers (default {DEFAULT_COVERAGE})"
+    ),
+    "width": Option(int, f"candidate plies searched per node (default {DEFAULT_WIDTH})"),
+    "min_width": Option(
+        int, f"below this many candidates, every step too (default {DEFAULT_MIN_WIDTH})"
+    ),
+    "contempt": Option(
+        float, f"tips even positions toward playing on (default {DEFAULT_CONTEMPT})"
+    ),
+    "risk": Option(float, f"curvature of the cautious utility (default {DEFAULT_RISK})"),
+    "table_mb": Option(float, f"megabytes of the transposition table (default {TABLE_MB:g})"),
+    "rules": Option(Rules, "the rules searched (default the course server's)"),
+}
+
+
+def make(**options: object) -> ExpectiminimaxAgent:
+    """A new ``expectiminimax`` bot; ``options``: those of :data:`OPTIONS` (others are
+    refused with the list of these)."""
+    return ExpectiminimaxAgent(**checked_options("expectiminimax", options, OPTIONS))

@@ -19,6 +19,7 @@ The score of the board after our ply (our side's view, the enemy moves next):
 import random
 import time
 
+from agents.options import Option, checked_options
 from engine import GameState, Kind, Move, Ply, battle_outcomes, expected_survivors, opponent
 from engine.battle import is_certain_win
 from engine.kinds import HUMANS
@@ -176,5 +177,9 @@ class GreedyAgent:
         return best
 
 
-def make(seed: int | None = None) -> GreedyAgent:
-    return GreedyAgent(seed)
+OPTIONS = {"seed": Option(int, "shuffles the candidates before scoring")}
+
+
+def make(**options: object) -> GreedyAgent:
+    """A new ``greedy`` bot; ``options``: those of :data:`OPTIONS` (others are refused)."""
+    return GreedyAgent(**checked_options("greedy", options, OPTIONS))

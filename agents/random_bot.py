@@ -2,6 +2,7 @@
 
 import random
 
+from agents.options import Option, checked_options
 from engine import GameState, Kind, Ply
 from engine.movegen import random_ply
 
@@ -21,5 +22,9 @@ class RandomAgent:
         return random_ply(state, self.rng)
 
 
-def make(seed: int | None = None) -> RandomAgent:
-    return RandomAgent(seed)
+OPTIONS = {"seed": Option(int, "seed of the random plies")}
+
+
+def make(**options: object) -> RandomAgent:
+    """A new ``random`` bot; ``options``: those of :data:`OPTIONS` (others are refused)."""
+    return RandomAgent(**checked_options("random", options, OPTIONS))

@@ -2,5 +2,5 @@
 
 print(
     "benchmarks: python -m benchmarks.engine | benchmarks.referee | benchmarks.agents"
-    " | benchmarks.strength   (each takes --help)"
+    " | benchmarks.strength | benchmarks.memory   (each takes --help)"
 )

@@ -12,8 +12,14 @@ from hypothesis import strategies as st
 from agents import evaluation
 from agents.arena import play_game
 from agents.candidates import candidate_plies
-from agents.evaluation import LOSS, ROOT_TIE, WIN, evaluate
-from agents.expectiminimax import ExpectiminimaxAgent, cautious, make, squashed, terminal_value
+from agents.evaluation import LOSS, ROOT_TIE, WIN, on_win_scale
+from agents.expectiminimax import (
+    SQUASH_CEILING,
+    ExpectiminimaxAgent,
+    cautious,
+    make,
+    terminal_value,
+)
 from agents.random_bot import RandomAgent
 from engine import (
     GameState,
@@ -153,11 +159,8 @@ def test_a_chance_node_is_the_exact_expectation_at_depth_one() -> None:
     ply = (Move(0, 0, 3, 1, 0),)
     outcomes = ply_outcomes(BATTLE, ply)
     assert len(outcomes) > 2  # a real chance node
-    expected = sum(p * evaluate(s, VAMPIRES) for p, s in outcomes)
-    agent = ExpectiminimaxAgent(max_outcomes=EXACT, squash=False, risk=0.0)
-    assert agent.ply_value(BATTLE, ply, 1) == pytest.approx(expected, rel=1e-9)
-    # With the default squashed scale and cautious utility, the expectation of the leaf
-    # values (which hold both).
+    # The expectation of the leaf values (on the scale of a won game, through the cautious
+    # utility).
     agent = ExpectiminimaxAgent(max_outcomes=EXACT)
     agent.species = VAMPIRES
     expected = sum(p * agent.leaf_value(s) for p, s in outcomes)
@@ -167,11 +170,11 @@ def test_a_chance_node_is_the_exact_expectation_at_depth_one() -> None:
 def test_once_no_humans_are_left_a_lead_of_two_is_squashed_to_most_of_a_win() -> None:
     cells = {(0, 0): (VAMPIRES, 76), (8, 4): (WEREWOLVES, 74)}
     endgame = GameState.from_cells(5, 9, cells)
-    lead = squashed(2.0, endgame, 0.0, VAMPIRES)
+    lead = on_win_scale(2.0, endgame, VAMPIRES, SQUASH_CEILING)
     assert 0.3 * WIN < lead < WIN
-    assert squashed(-2.0, endgame, 0.0, WEREWOLVES) == pytest.approx(-lead)
+    assert on_win_scale(-2.0, endgame, WEREWOLVES, SQUASH_CEILING) == pytest.approx(-lead)
     houses_left = GameState.from_cells(5, 9, {**cells, (4, 2): (HUMANS, 1)})
-    assert 0 < squashed(2.0, houses_left, 0.0, VAMPIRES) < 0.05 * WIN
+    assert 0 < on_win_scale(2.0, houses_left, VAMPIRES, SQUASH_CEILING) < 0.05 * WIN
 
 
 def test_a_bucketed_chance_node_keeps_probability_and_survivor_means() -> None:
@@ -280,19 +283,14 @@ def crowded_states(draw: st.DrawFn) -> GameState:
 def test_star1_gives_the_same_root_value_as_no_pruning(state: GameState, depth: int) -> None:
     # The root's tie margin keeps an earlier best over plies up to ROOT_TIE above it (see
     # below); without it the root value is the exact maximum, pruned or not.
-    pruned = ExpectiminimaxAgent(width=6, star1=True)
-    plain = ExpectiminimaxAgent(width=6, star1=False)
+    pruned = ExpectiminimaxAgent(width=6)
     with patch.object(evaluation, "ROOT_TIE", 0.0):
         pruned_value, _ = pruned.analyse(state, depth)
-        plain_value, _ = plain.analyse(state, depth)
-    assert pruned_value == pytest.approx(plain_value, rel=1e-9, abs=1e-6)
-    if depth == 2:
-        plain.species = state.to_move
-        reference = reference_value(plain, state, depth)
-        assert plain_value == pytest.approx(reference, rel=1e-9, abs=1e-6)
-        # With the margin, the root's value is its kept ply's: at most ROOT_TIE below.
-        tied_value, _ = ExpectiminimaxAgent(width=6, star1=True).analyse(state, depth)
-        assert reference - ROOT_TIE - 1e-6 <= tied_value <= reference + 1e-6
+    reference = reference_value(pruned, state, depth)
+    assert pruned_value == pytest.approx(reference, rel=1e-9, abs=1e-6)
+    # With the margin, the root's value is its kept ply's: at most ROOT_TIE below.
+    tied_value, _ = ExpectiminimaxAgent(width=6).analyse(state, depth)
+    assert reference - ROOT_TIE - 1e-6 <= tied_value <= reference + 1e-6
 
 
 def test_crowded_states_hold_chance_nodes() -> None:
@@ -303,15 +301,6 @@ def test_crowded_states_hold_chance_nodes() -> None:
     )
     chance = [p for p in candidate_plies(state, 6) if len(agent.outcomes(state, p)) > 1]
     assert chance
-
-
-def test_star1_visits_fewer_nodes() -> None:
-    state = load_map(MAPS / "thetrap.xml").initial_state()
-    pruned = ExpectiminimaxAgent(star1=True)
-    plain = ExpectiminimaxAgent(star1=False)
-    pruned.analyse(state, 4)
-    plain.analyse(state, 4)
-    assert pruned.last_stats.nodes < plain.last_stats.nodes
 
 
 def test_the_cautious_utility_keeps_its_ends_and_order_and_dislikes_coin_flips() -> None:

@@ -1,0 +1,220 @@
+"""What the search bots share: the clock, the statistics, a transposition table of fixed
+size, the collector's pause and the battles' sides.
+
+Memory is bounded whatever the map and the time per move: the table is a few preallocated
+arrays of numbers (:class:`TranspositionTable`, :data:`TABLE_MB` megabytes by default);
+the states of the tree live only while the search is on their path (no cache of expanded
+nodes: kept for the next deepening iteration, it saved no measurable time, and freeing it,
+or the collector scanning it, cost tens of milliseconds after each move); the collector
+is paused during a search only (:func:`collector_paused`), with nothing frozen.
+"""
+
+import gc
+import time
+from array import array
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import NamedTuple
+
+from engine.resolution import Battle
+
+EXACT, LOWER, UPPER = 0, 1, 2
+"""Transposition-table bounds: the stored value is exact, a lower bound, an upper bound."""
+
+TABLE_MB = 32.0
+"""Megabytes of a transposition table by default (1.5 million entries)."""
+ENTRY_BYTES = 21
+"""Bytes per entry: key 8, value 8, best-ply index 2, depth 1, bound 1, generation 1."""
+NO_BEST = 0xFFFF
+"""The best-ply index stored when there is none."""
+
+MARGIN = 0.05
+"""Seconds kept before the deadline for sending the reply (and one last node)."""
+MARGIN_SHARE = 0.05
+"""The margin is this share of the time instead when that is more (0.1 s of 2 s): one
+node on a crowded 30 × 30 board can take tens of milliseconds when two searches share a
+core. It is never more than a quarter of the time (see :func:`stop_time`)."""
+
+
+class SearchStats(NamedTuple):
+    """What one search did: the deepest finished ``depth``, ``nodes`` visited, ``seconds``
+    spent, the root ``value`` for the side to move, and ``candidates`` at the root."""
+
+    depth: int
+    nodes: int
+    seconds: float
+    value: float
+    candidates: int
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+class OutOfTime(Exception):
+    """Raised inside a search when the stop time has passed."""
+
+
+def stop_time(
+    began: float,
+    deadline: float,
+    time_budget: float | None = None,
+    margin_share: float = MARGIN_SHARE,
+) -> float:
+    """When a search begun at ``began`` stops: the deadline, or ``began + time_budget`` if
+    sooner, less the larger of ``MARGIN`` and ``margin_share`` of the time, but at most a
+    quarter of it (all on the ``time.monotonic()`` clock)."""
+    stop = deadline if time_budget is None else min(deadline, began + time_budget)
+    room = max(stop - began, 0.0)
+    return stop - min(max(MARGIN, margin_share * room), room / 4)
+
+
+class Clock:
+    """Counts a search's nodes and raises :class:`OutOfTime` once ``stop`` has passed (a
+    look at the clock costs far less than a node)."""
+
+    __slots__ = ("nodes", "stop")
+
+    def __init__(self, stop: float = float("inf")) -> None:
+        self.stop = stop
+        self.nodes = 0
+
+    def tick(self) -> None:
+        """One more node; :class:`OutOfTime` if the stop time has passed."""
+        self.nodes += 1
+        if time.monotonic() > self.stop:
+            raise OutOfTime
+
+
+class Entry(NamedTuple):
+    """What the table knows of a position: searched ``depth`` plies deep, its ``value``
+    is exact or a bound (``bound``), and the index of the best ply among the node's plies
+    (``None``: not known)."""
+
+    depth: int
+    value: float
+    bound: int
+    best: int | None
+
+    def cutoff(self, depth: int, alpha: float, beta: float) -> bool:
+        """Whether the stored value answers a search ``depth`` deep within (alpha, beta)."""
+        if self.depth < depth:
+            return False
+        if self.bound == EXACT:
+            return True
+        if self.bound == LOWER:
+            return self.value >= beta
+        return self.value <= alpha
+
+
+def bound_of(value: float, alpha: float, beta: float) -> int:
+    """The bound a node's ``value``, searched within (alpha, beta), is."""
+    if value <= alpha:
+        return UPPER
+    if value >= beta:
+        return LOWER
+    return EXACT
+
+
+class TranspositionTable:
+    """A transposition table of fixed size, keyed by 64-bit Zobrist keys.
+
+    The entries live in preallocated arrays of numbers (:data:`ENTRY_BYTES` bytes each, no
+    Python object per entry), so the table's memory is fixed when it is made: ``megabytes``
+    of it. A key has a bucket of two slots (the chess engines' habit): the first keeps the
+    deepest search of the bucket's positions, the second the latest one. A store goes to
+    the first slot if it is for the same position, at least as deep, or if the first
+    slot's entry is from an earlier search (:meth:`new_search`: a position of an earlier
+    move gives way even if deeper); otherwise to the second slot, whatever it held.
+    """
+
+    def __init__(self, megabytes: float = TABLE_MB) -> None:
+        buckets = int(megabytes * 1e6) // (2 * ENTRY_BYTES)
+        if buckets < 1:
+            raise ValueError(f"a transposition table needs some room, got {megabytes} MB")
+        self.buckets = buckets
+        self.size = 2 * buckets
+        self._keys = array("Q", bytes(8 * self.size))
+        self._values = array("d", bytes(8 * self.size))
+        self._best = array("H", bytes(2 * self.size))
+        self._depths = array("b", bytes(self.size))
+        self._bounds = array("b", bytes(self.size))
+        self._ages = array("B", bytes(self.size))
+        self._age = 0
+        self.clear()
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes the entries take."""
+        return self.size * ENTRY_BYTES
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        self._depths[:] = array("b", [-1]) * self.size
+        self._age = 0
+
+    def new_search(self) -> None:
+        """A new search begins: entries stored so far give way first."""
+        self._age = (self._age + 1) & 0xFF
+
+    def __len__(self) -> int:
+        """Entries held."""
+        return self.size - self._depths.count(-1)
+
+    def get(self, key: int) -> Entry | None:
+        """The entry of ``key``, if the table holds one."""
+        slot = 2 * (key % self.buckets)
+        if self._keys[slot] != key or self._depths[slot] < 0:
+            slot += 1
+            if self._keys[slot] != key or self._depths[slot] < 0:
+                return None
+        best = self._best[slot]
+        return Entry(
+            self._depths[slot],
+            self._values[slot],
+            self._bounds[slot],
+            None if best == NO_BEST else best,
+        )
+
+    def store(self, key: int, depth: int, value: float, bound: int, best: int | None) -> None:
+        """Keep what a search ``depth`` deep found of ``key`` (see the class docstring)."""
+        slot = 2 * (key % self.buckets)
+        if not (
+            depth >= self._depths[slot] or self._keys[slot] == key or self._ages[slot] != self._age
+        ):
+            slot += 1
+        self._keys[slot] = key
+        self._values[slot] = value
+        self._best[slot] = NO_BEST if best is None else best
+        self._depths[slot] = depth
+        self._bounds[slot] = bound
+        self._ages[slot] = self._age
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector for a search, then restore it as it was.
+
+    A collection over a search's many young objects costs up to a tenth of a second at a
+    random moment; a search makes no reference cycles, so reference counting frees all it
+    drops. Nothing is frozen: the search keeps no states once it is over, so the objects
+    left are few and the collector finds the state it had before.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def battle_sides(battle: Battle) -> list[tuple[float, int, int]]:
+    """A battle as at most two outcomes, one per winner: its probability, the winner, and
+    the winner's survivors given that it wins (the conditional mean, rounded)."""
+    sides: dict[int, list[float]] = {}
+    for probability, winner, survivors in battle.outcomes:
+        mass = sides.setdefault(int(winner), [0.0, 0.0])
+        mass[0] += probability
+        mass[1] += probability * survivors
+    return [(p, kind, round(total / p)) for kind, (p, total) in sides.items() if p > 0]

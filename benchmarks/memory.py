@@ -6,11 +6,14 @@
 
 Each bot plays one game per map against ``--opponent`` in the in-process arena, in a fresh
 process of its own (so the peak is that game's alone), on ``--side``; the opponent is a
-light bot, so the process's peak is the search bot's. A line per game: the resident
-memory once everything is imported (``start``), the peak over the game (``peak``, from
-``getrusage``), the plies played, the search's nodes per second over the whole game (from
-the bot's ``last_stats`` after each move, as for :mod:`benchmarks.agents`), the mean
-depth reached and the result. Games are played one after the other.
+light bot, so the process's peak is the search bot's. The bot searches ``--move-time`` per
+move (its ``time_budget``) and the arena allows :data:`GRACE` seconds more, so that a loaded
+machine (or ``nice``) that makes it late does not end the game before its memory is seen.
+A line per game: the resident memory once everything is imported and the bot made
+(``start``), the peak over the game (``peak``, from ``getrusage``), the plies played, the
+search's nodes per second over the whole game (from the bot's ``last_stats`` after each
+move, as for :mod:`benchmarks.agents`), the mean depth reached and the result. Games are
+played one after the other.
 """
 
 import argparse
@@ -31,6 +34,8 @@ from engine.mapfile import load_map
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 DEFAULT_MAPS = "thetrap,testmap,testmap2,testmap-5x9,all_in,gen-30x30"
 SIDES = {"vampires": VAMPIRES, "werewolves": WEREWOLVES}
+GRACE = 10.0
+"""Seconds the arena allows a reply beyond ``--move-time``."""
 
 
 class Recorder:
@@ -85,13 +90,14 @@ def one_game(
 ) -> Figures:
     """Play one game (in a fresh worker process) and measure it."""
     start = load_map(MAPS_DIR / f"{map_name}.xml")
-    searcher = Recorder(make_agent(bot, seed=seed))
+    searcher = Recorder(make_agent(bot, seed=seed, time_budget=move_time))
     other = make_agent(opponent, seed=seed)
     before = resident_mb()
+    allowed = move_time + GRACE
     if SIDES[side] == VAMPIRES:
-        record = play_game(searcher, other, start, move_time=move_time, seed=seed)
+        record = play_game(searcher, other, start, move_time=allowed, seed=seed)
     else:
-        record = play_game(other, searcher, start, move_time=move_time, seed=seed)
+        record = play_game(other, searcher, start, move_time=allowed, seed=seed)
     won = record.winner == SIDES[side]
     result = "draw" if record.winner is None else "won" if won else "lost"
     result += f" ({record.termination.value})"

@@ -190,7 +190,9 @@ def test_legal_and_within_the_deadline_on_a_crowded_30_by_30_board(monkeypatch) 
 def test_beats_random(name: str) -> None:
     start = load_map(MAPS / f"{name}.xml")
     for seed in range(2):
-        record = play_game(make(time_budget=0.05), make_random(seed), start, move_time=1, seed=seed)
+        bot, other = make(time_budget=0.05), make_random(seed=seed)
+        record = play_game(bot, other, start, move_time=1, seed=seed)
         assert record.winner == V, record
-        record = play_game(make_random(seed), make(time_budget=0.05), start, move_time=1, seed=seed)
+        bot, other = make(time_budget=0.05), make_random(seed=seed)
+        record = play_game(other, bot, start, move_time=1, seed=seed)
         assert record.winner == W, record

@@ -243,7 +243,7 @@ class AlphaBetaAgent:
         children = [
             (ply, self._keyed(state, key, ply)) for ply in candidate_plies(state, self.width)
         ]
-        order = range(len(children))
+        order: range | list[int] = range(len(children))
         if first is not None and 0 < first < len(children):
             order = [first, *range(first), *range(first + 1, len(children))]
         original_alpha = alpha

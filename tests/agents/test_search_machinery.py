@@ -124,7 +124,7 @@ def test_the_collector_is_paused_inside_and_restored_after_an_error() -> None:
 
 @pytest.mark.parametrize("bot", sorted(BOTS))
 def test_an_unknown_option_is_refused_with_the_valid_ones(bot: str) -> None:
-    with pytest.raises(ValueError, match=r"no option widht; its options: .*seed \(int\)"):
+    with pytest.raises(ValueError, match=r"widht.*\bseed\b"):
         make_agent(bot, widht=8)
 
 

@@ -6,7 +6,8 @@ The public API is re-exported here; each submodule holds one idea:
 ``battle`` (exact battle distributions), ``resolution`` (applying a ply),
 ``ending`` (end of game), ``game`` (the flow of a match: turns, limits, the end),
 ``result`` (how a game ended), ``movegen`` (plies for bots), ``mapfile`` and
-``mapgen`` (map files).
+``mapgen`` (map files). ``engine.testing`` (not re-exported) holds the oracles and
+hypothesis strategies for testing a reimplementation of the rules.
 """
 
 from engine.battle import (

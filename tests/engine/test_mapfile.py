@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from engine import HUMANS, VAMPIRES, WEREWOLVES
 from engine.mapfile import MAX_CELLS, GameMap, MapFileError, dump_map, load_map, parse_map, save_map
 from engine.mapgen import generate_map
+from engine.testing.strategies import maps
 from tests.helpers.maps import MAPS
 
 # The table of rules.md: rows, columns, humans, werewolves, vampires.
@@ -107,29 +108,12 @@ def test_a_file_without_bom_declaration_or_crlf_reads_too() -> None:
     assert parse_map(text) == GameMap(1, 2, (), (0, 0, 3), (1, 0, 2))
 
 
-@st.composite
-def game_maps(draw: st.DrawFn) -> GameMap:
-    rows = draw(st.integers(1, 255))
-    cols = draw(st.integers(2 if rows == 1 else 1, 255))
-    cells = draw(
-        st.lists(
-            st.tuples(st.integers(0, cols - 1), st.integers(0, rows - 1)),
-            unique=True,
-            min_size=2,
-            max_size=min(rows * cols, 12),
-        )
-    )
-    counts = draw(st.lists(st.integers(1, 255), min_size=len(cells), max_size=len(cells)))
-    groups = [(x, y, n) for (x, y), n in zip(cells, counts, strict=True)]
-    return GameMap(rows, cols, tuple(groups[2:]), groups[0], groups[1])
-
-
 seeds = st.integers()
 
 
 @settings(max_examples=200, deadline=None)
 @given(
-    game_maps()
+    maps(max_side=255, max_houses=10)
     | st.builds(generate_map, st.integers(4, 30), st.integers(4, 30), st.integers(0, 6), seeds)
 )
 def test_read_dump_read_round_trips(game_map: GameMap) -> None:

@@ -78,8 +78,10 @@ class GameResult:
 
     def summary(self) -> str:
         """One line: winner, termination, detail."""
+        if self.termination is Termination.ABORTED:
+            return f"aborted after {self.plies} plies: {self.detail}"
         if self.winner is None:
-            head = "aborted" if self.termination is Termination.ABORTED else "draw"
+            head = "draw"
         else:
             player = self.player(self.winner)
             head = f"{self.winner.name.lower()} ({player.name}) win"

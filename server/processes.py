@@ -3,11 +3,25 @@
 A bot's standard output and error go straight to files (never to a pipe nobody reads,
 which would block a chatty bot until it lost on time). Each bot runs in its own process
 group, so a bot started through a shell script is ended with all its children.
+
+Nothing a bot starts may outlive its game, not even a child that left the process group
+(``setsid()``) or one whose parent exited. On Linux:
+
+- this process becomes a *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``) when it
+  starts its first bot, so a bot's orphaned descendants are re-parented to it, not to init,
+  and it reaps them;
+- each bot gets a token in its environment (``VVW_BOT_<token>=1``), which every descendant
+  inherits; :func:`stop_bot` ends every process that carries it (found in ``/proc``).
+
+Elsewhere only the process group is signalled: a descendant that calls ``setsid()`` or
+clears its environment can escape (best effort; see docs/protocol.md).
 """
 
 import contextlib
+import ctypes
 import logging
 import os
+import secrets
 import shlex
 import signal
 import subprocess
@@ -22,17 +36,49 @@ TERMINATE_GRACE = 0.5
 """Seconds a bot has to exit after SIGTERM before it is killed."""
 HANG_UP_GRACE = 1.0
 """Seconds a bot that hung up mid-game has to exit by itself, so its exit code is its own."""
+REAP_TIME = 2.0
+"""Seconds to wait for the killed descendants of a bot to be gone (re-parented and reaped)."""
+TOKEN_PREFIX = "VVW_BOT_"
+"""Environment variables ``VVW_BOT_<token>=1`` mark a bot and everything it starts."""
+PROC = Path("/proc")
+_PR_SET_CHILD_SUBREAPER = 36
+
+_subreaper: bool | None = None
+_running: set[int] = set()
+"""Pids of the bot processes started here and not yet reaped by trio (never reaped here)."""
+
+
+def become_subreaper() -> bool:
+    """Make orphaned descendants of this process its children (Linux); whether it worked.
+
+    Idempotent. Once set, the process must reap those orphans: :func:`stop_bot` does.
+    """
+    global _subreaper
+    if _subreaper is None:
+        _subreaper = False
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        if not _subreaper:
+            log.info("not a child subreaper here: a bot's detached children may escape")
+    return _subreaper
 
 
 @attrs.define
 class BotProcess:
-    """A running bot: its process and the files its output goes to."""
+    """A running bot: its process, the files its output goes to, when it started and ended."""
 
     label: str
     argv: list[str]
     process: trio.Process
     stdout_path: Path
     stderr_path: Path
+    token: str = ""
+    """The environment mark of the bot and its descendants (see the module's docstring)."""
+    started_at: float = 0.0
+    """``trio.current_time()`` when it was started."""
+    exited_at: float | None = None
+    """``trio.current_time()`` when :meth:`wait` first saw it gone."""
     signalled: bool = False
     """Whether :func:`stop_bot` had to end it (it had not exited by itself)."""
 
@@ -47,6 +93,13 @@ class BotProcess:
         code it then exits with (a JVM ends with 143 on SIGTERM, many programs with 1)."""
         return not self.signalled and self.exit_code not in (None, 0)
 
+    async def wait(self) -> int:
+        """Wait for the process to end; its exit code (``exited_at`` is set)."""
+        code = await self.process.wait()
+        if self.exited_at is None:
+            self.exited_at = trio.current_time()
+        return code
+
     def stderr_tail(self, lines: int = 5) -> str:
         """The last lines the bot wrote to its standard error (for crash reports)."""
         try:
@@ -58,9 +111,12 @@ class BotProcess:
 
 async def start_bot(label: str, argv: list[str], log_dir: Path) -> BotProcess:
     """Start ``argv`` with its output going to ``log_dir/label.out`` and ``label.err``."""
+    become_subreaper()
     await trio.Path(log_dir).mkdir(parents=True, exist_ok=True)
     stdout_path = log_dir / f"{label}.out"
     stderr_path = log_dir / f"{label}.err"
+    token = secrets.token_hex(8)
+    env = {**os.environ, f"{TOKEN_PREFIX}{token}": "1"}
     with stdout_path.open("wb") as stdout, stderr_path.open("wb") as stderr:
         try:
             process = await trio.lowlevel.open_process(
@@ -69,16 +125,92 @@ async def start_bot(label: str, argv: list[str], log_dir: Path) -> BotProcess:
                 stdout=stdout,
                 stderr=stderr,
                 start_new_session=True,
+                env=env,
             )
         except OSError as error:
             raise OSError(f"cannot start bot {label} ({shlex.join(argv)}): {error}") from error
+    _running.add(process.pid)
     log.info("started %s: %s (pid %d)", label, shlex.join(argv), process.pid)
-    return BotProcess(label, argv, process, stdout_path, stderr_path)
+    return BotProcess(label, argv, process, stdout_path, stderr_path, token, trio.current_time())
 
 
 def _signal_group(process: trio.Process, signum: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signum)
+
+
+def carrying(token: str) -> list[int]:
+    """The live processes whose environment holds ``token`` (Linux; ``[]`` elsewhere).
+
+    A zombie's environment reads empty: only processes that can still run are listed.
+    """
+    mark = f"{TOKEN_PREFIX}{token}=".encode()
+    found = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(PROC):
+            if not entry.name.isdigit():
+                continue
+            try:
+                environ = (PROC / entry.name / "environ").read_bytes()
+            except OSError:  # gone, or another user's
+                continue
+            if any(item.startswith(mark) for item in environ.split(b"\0")):
+                found.append(int(entry.name))
+    return found
+
+
+def _orphan_zombies() -> list[int]:
+    """Zombie children of this process that are not bots trio is waiting for (re-parented
+    descendants of bots, once this process is a subreaper)."""
+    me = os.getpid()
+    found = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(PROC):
+            if not entry.name.isdigit() or int(entry.name) in _running:
+                continue
+            try:
+                stat = (PROC / entry.name / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rpartition(")")[2].split()
+            if len(fields) > 1 and fields[0] == "Z" and fields[1] == str(me):
+                found.append(int(entry.name))
+    return found
+
+
+def _reap(pid: int) -> bool:
+    """Reap ``pid`` if it is a child of ours that has ended; whether it is gone."""
+    try:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:  # not our child (yet): gone only if it no longer exists
+        return not (PROC / str(pid)).exists()
+    return done == pid
+
+
+async def end_descendants(bot: BotProcess) -> None:
+    """SIGKILL every process carrying the bot's token, then reap what was re-parented here.
+
+    Waits up to :data:`REAP_TIME` for the killed processes to be gone.
+    """
+    killed: set[int] = set()
+    for _ in range(10):  # a process may fork while it is being ended: look again
+        found = [pid for pid in carrying(bot.token) if pid != bot.process.pid]
+        if not found:
+            break
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        killed.update(found)
+    with trio.move_on_after(REAP_TIME):
+        while True:
+            for pid in _orphan_zombies():
+                _reap(pid)
+            killed = {pid for pid in killed if not _reap(pid)}
+            if not killed:
+                break
+            await trio.sleep(0.01)
+    if killed:
+        log.warning("%s: processes it started are still there: %s", bot.label, sorted(killed))
 
 
 async def await_exit(bot: BotProcess, grace: float = HANG_UP_GRACE) -> None:
@@ -88,11 +220,12 @@ async def await_exit(bot: BotProcess, grace: float = HANG_UP_GRACE) -> None:
     in that moment would hide its exit code (and its crash) behind our own signal.
     """
     with trio.CancelScope(shield=True), trio.move_on_after(grace):
-        await bot.process.wait()
+        await bot.wait()
 
 
 async def stop_bot(bot: BotProcess, grace: float = TERMINATE_GRACE) -> None:
-    """End the bot and every process of its group: SIGTERM, then SIGKILL after ``grace``.
+    """End the bot and everything it started: SIGTERM to its group, then SIGKILL after
+    ``grace`` to the group and to every descendant (see the module's docstring).
 
     Safe to call more than once and from a cancelled scope (it shields itself).
     """
@@ -104,6 +237,8 @@ async def stop_bot(bot: BotProcess, grace: float = TERMINATE_GRACE) -> None:
             await await_exit(bot, grace)
         # Children of a bot may outlive it even when it exited by itself.
         _signal_group(process, signal.SIGKILL)
+        await end_descendants(bot)
         if process.returncode is None:
-            await process.wait()
+            await bot.wait()
+        _running.discard(process.pid)
         log.info("%s ended with exit code %s", bot.label, process.returncode)

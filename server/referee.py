@@ -9,6 +9,7 @@ error. Whatever a bot does, both get END then BYE.
 
 import logging
 import random
+from collections.abc import Callable
 
 import trio
 
@@ -41,8 +42,13 @@ async def play_game(
     game_map: GameMap,
     settings: Settings,
     transcript: Transcript | None = None,
+    on_abort: Callable[[GameResult], None] | None = None,
 ) -> GameResult:
-    """Play from the first (empty) UPD to END/BYE; never raises for anything a bot does."""
+    """Play from the first (empty) UPD to END/BYE; never raises for anything a bot does.
+
+    Cancelled (the server is stopped), it records the game as aborted, says END/BYE, gives
+    that result to ``on_abort`` and lets the cancellation go on.
+    """
     seed = settings.seed if settings.seed is not None else random.randrange(2**32)
     players = {Kind.VAMPIRES: vampires, Kind.WEREWOLVES: werewolves}
     game = Game(
@@ -90,6 +96,8 @@ async def play_game(
                 game.abort("the server was stopped")
             if transcript is not None and game.result is not None:
                 transcript.result(game.result)
+            if on_abort is not None and game.result is not None:
+                on_abort(game.result)
             with trio.move_on_after(ABORT_GOODBYE):
                 await _goodbye(players, 0.0)
         raise

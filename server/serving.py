@@ -13,11 +13,13 @@ import re
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Protocol
 
 import trio
 
 from engine import GameResult, Kind
 from engine.mapfile import GameMap, check_sendable
+from protocol.codec import Bye, End
 from server.lobby import admit, connected, greet
 from server.player import Closed, Player, SendFailed
 from server.referee import ABORT_GOODBYE, play_game
@@ -26,8 +28,19 @@ from server.transcript import FrameRecorder, Transcript
 
 log = logging.getLogger(__name__)
 
-PlayGame = Callable[[Player, Player, GameMap, Settings, Transcript | None], Awaitable[GameResult]]
-"""What referees a game between two seated players: :func:`server.referee.play_game`."""
+class PlayGame(Protocol):
+    """What referees a game between two seated players: :func:`server.referee.play_game`
+    (cancelled, it gives the aborted game's result to ``on_abort``)."""
+
+    def __call__(
+        self,
+        vampires: Player,
+        werewolves: Player,
+        game_map: GameMap,
+        settings: Settings,
+        transcript: Transcript | None = None,
+        on_abort: Callable[[GameResult], None] | None = None,
+    ) -> Awaitable[GameResult]: ...
 
 MAX_PENDING = 8
 """Connections allowed to be waiting for their NME at once: a silent one cannot keep a
@@ -74,6 +87,19 @@ async def wait_unless(event: trio.Event, other: Callable[[], Awaitable[object]])
         await event.wait()
         nursery.cancel_scope.cancel()
     return event.is_set()
+
+
+async def _part(player: Player, table: _Table) -> None:
+    """A seated player's last words when the server stops: END/BYE before the game, or
+    (the game has begun) wait until the referee has said them, before its stream closes."""
+    with trio.CancelScope(shield=True):
+        if table.full.is_set():
+            with trio.move_on_after(ABORT_GOODBYE + 1):
+                await table.done.wait()
+        else:
+            with trio.move_on_after(ABORT_GOODBYE):
+                for message in (End(), Bye()):
+                    await player.send_quietly(message)
 
 
 async def serve(
@@ -158,7 +184,13 @@ async def serve(
                         on_seated(species, player.name)
                     if len(table.seated) == 2:
                         table.full.set()
-                if not await wait_unless(table.full, player.reader_done.wait):  # left first
+                full = None
+                try:
+                    full = await wait_unless(table.full, player.reader_done.wait)
+                finally:
+                    if full is None:  # cancelled: the server is stopping
+                        await _part(player, table)
+                if not full:  # it left first
                     table.seated.remove(player)  # at once: no other task runs in between
                     reason = player.closed.reason if isinstance(player.closed, Closed) else (
                         str(player.closed.error) if player.closed is not None else "?")
@@ -191,8 +223,16 @@ async def serve(
                     if on_game is not None:
                         transcript.taps.append(on_game(number, names))
                 recorder.attach(transcript, table.seated)
+
+                def aborted(result: GameResult) -> None:
+                    results.append(result)
+                    if on_result is not None:
+                        on_result(result)
+
                 try:
-                    result = await referee(vampires, werewolves, game_map, settings, transcript)
+                    result = await referee(
+                        vampires, werewolves, game_map, settings, transcript, on_abort=aborted
+                    )
                 finally:
                     recorder.detach()
                     if transcript is not None:

@@ -154,3 +154,10 @@ async def test_real_bot_processes_every_upd_is_the_engines(tmp_path):
     assert sent == expected
     assert (state.total(Kind.VAMPIRES), state.total(Kind.WEREWOLVES)) == (
         result.vampires.creatures, result.werewolves.creatures)
+
+
+async def test_a_child_that_left_the_session_does_not_outlive_the_match(tmp_path):
+    pid_file = tmp_path / "child"
+    result, _ = await _match(tmp_path, bot("setsid", str(pid_file)), bot("play"))
+    assert result.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
+    assert _gone(int(pid_file.read_text()))  # killed and reaped

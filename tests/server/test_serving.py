@@ -86,7 +86,7 @@ def test_serve_port_in_use_is_one_line_and_exit_2(tmp_path, capsys):
 def _fake_referee(played: list, release: trio.Event, started: list[trio.Event]):
     """A referee that records who plays, waits for ``release``, and reports a disconnect."""
 
-    async def play_game(vampires, werewolves, game_map, settings, transcript=None):
+    async def play_game(vampires, werewolves, game_map, settings, transcript=None, on_abort=None):
         played.append((vampires.name, werewolves.name))
         started[len(played) - 1].set()
         await release.wait()

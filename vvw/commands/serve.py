@@ -2,11 +2,12 @@
 
 import argparse
 import collections
+import signal
 import sys
 
 import trio
 
-from engine import GameResult, OnTimeout, Rules
+from engine import GameResult, OnTimeout, Rules, Termination
 from engine.mapfile import GameMap
 from engine.rules import Variant
 from server.serving import serve
@@ -14,6 +15,7 @@ from server.settings import Settings
 from vvw.argtypes import port_number, positive_float, positive_int
 from vvw.mapchoice import resolve_maps
 from vvw.paths import folder_to_write
+from vvw.signals import exit_code, run_until_signal
 from vvw.view.live import LiveHub, serve_view
 
 
@@ -94,7 +96,9 @@ def map_from(args: argparse.Namespace) -> GameMap | None:
 
 def tally(results: list[GameResult]) -> str:
     counts = collections.Counter(
-        "draw" if r.winner is None else r.winner.name.lower() for r in results
+        r.termination.value if r.termination is Termination.ABORTED
+        else "draw" if r.winner is None else r.winner.name.lower()
+        for r in results
     )
     games = "1 game" if len(results) == 1 else f"{len(results)} games"
     return f"{games}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
@@ -149,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"serving on {args.host}:{port}", file=sys.stderr, flush=True)
 
     try:
-        trio.run(main)
+        signum = trio.run(run_until_signal, main)
     except (OSError, ExceptionGroup) as error:
         failure = os_error_in(error)
         if failure is None:
@@ -159,10 +163,11 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    except KeyboardInterrupt:
-        print("vvw serve: interrupted", file=sys.stderr)
-    print(tally(results))
-    return 0
+    print(tally(results), flush=True)
+    if signum is None:
+        return 0
+    print(f"vvw serve: stopped by {signal.Signals(signum).name}", file=sys.stderr)
+    return exit_code(signum)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

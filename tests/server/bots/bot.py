@@ -6,6 +6,10 @@ spins forever after BYE, deaf to SIGTERM; writes its pid to FILE), ``silent`` (c
 never sends NME), ``stall`` (never answers an UPD; writes its pid to FILE at its first
 UPD, then every later command it receives), ``garbage`` (sends bytes that are no message
 instead of its NME, then waits), ``exit`` (prints to stdout and exits 4 before connecting).
+
+Forking bots (each writes its child's pid to FILE): ``setsid`` (plays; its child left its
+session with ``setsid()`` and sleeps), ``orphan`` (its child holds the socket and sleeps;
+the bot exits 3 at its first UPD), ``detach`` (exits 0 at once; its child plays).
 """
 
 import os
@@ -32,6 +36,16 @@ def main() -> int:
         print("my debugging print")
         print("cannot start: no model file", file=sys.stderr)
         return 4
+    if mode in ("setsid", "detach"):
+        child = os.fork()
+        if child == 0 and mode == "setsid":
+            os.setsid()
+            time.sleep(3600)
+            return 0
+        if child:
+            _write_pid(Path(sys.argv[4]), child)
+            if mode == "detach":
+                return 0
     sock = socket.create_connection((host, port))
     if mode == "silent":
         time.sleep(3600)
@@ -39,6 +53,12 @@ def main() -> int:
         sock.sendall(b"HELLO?\n")
         time.sleep(3600)
     sock.sendall(encode(Nme(mode.encode())))
+    if mode == "orphan":
+        child = os.fork()
+        if child == 0:
+            time.sleep(3600)
+            return 0
+        _write_pid(Path(sys.argv[4]), child)
     decoder, rng, session = Decoder(FROM_SERVER), random.Random(1), ClientSession()
     while True:
         data = sock.recv(65536)
@@ -57,7 +77,7 @@ def main() -> int:
                     partial.replace(record)
                 continue
             if isinstance(event, YourTurn):
-                if mode == "crash":
+                if mode in ("crash", "orphan"):
                     print("Traceback (most recent call last):", file=sys.stderr)
                     print("boom: the bot broke", file=sys.stderr)
                     return 3
@@ -69,6 +89,13 @@ def main() -> int:
             if isinstance(event, Goodbye) and mode == "spin":
                 while True:
                     pass
+
+
+def _write_pid(path: Path, pid: int) -> None:
+    """Write ``pid`` so that the file appears at once, complete."""
+    partial = path.with_suffix(".partial")
+    partial.write_text(f"{pid}\n")
+    partial.replace(path)
 
 
 if __name__ == "__main__":

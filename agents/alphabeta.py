@@ -14,8 +14,10 @@
 * **Transposition table**: keyed by 64-bit Zobrist keys (:mod:`agents.zobrist`), each
   child's computed from its parent's in a few XORs over the cells its ply touched; an
   entry keeps the depth, the value and its bound, and the best ply, which is tried first.
-  The table has a fixed size (``table_mb``) and no expanded node is kept once searched
-  (:mod:`agents.search`): the bot's memory is bounded whatever the map and the time.
+  The table has a fixed size (``table_mb``). The expanded children of a node are cached
+  for the move, so each deepening iteration reuses them, up to a fixed number of cells,
+  and freed before the reply (:class:`agents.search.NodeCache`): the bot's memory is
+  bounded whatever the map and the time.
 * **Time**: depth 1, 2, 3 … until the stop time (the deadline, or now + ``time_budget`` if
   sooner, minus a safety margin for sending); an iteration cut short is abandoned, except
   that a ply it proved better than the previous best (searched first) is kept.
@@ -33,6 +35,7 @@ from agents.options import Option, checked_options
 from agents.search import (
     TABLE_MB,
     Clock,
+    NodeCache,
     OutOfTime,
     SearchStats,
     TranspositionTable,
@@ -135,6 +138,7 @@ class AlphaBetaAgent:
         self.shuffle = seed is not None
         self.zobrist = Zobrist()
         self.table = TranspositionTable(table_mb)
+        self.expanded: NodeCache[Children] = NodeCache()
         self.last_stats: SearchStats | None = None
         self._clock = Clock()
 
@@ -146,10 +150,14 @@ class AlphaBetaAgent:
         """The best ply found by iterative deepening before the stop time.
 
         The cyclic garbage collector is paused meanwhile
-        (:func:`agents.search.collector_paused`).
+        (:func:`agents.search.collector_paused`) and the expanded nodes are freed before
+        it resumes.
         """
         with collector_paused():
-            return self._search(state, deadline)
+            try:
+                return self._search(state, deadline)
+            finally:
+                self.expanded.clear()
 
     def _search(self, state: GameState, deadline: float) -> Ply:
         began = time.monotonic()
@@ -187,6 +195,19 @@ class AlphaBetaAgent:
             (p, after, child(key, state, ply, after.contents))
             for p, after in ply_children(state, ply, self.rules)
         ]
+
+    def _expand(self, state: GameState, key: int) -> Children:
+        """The node's candidate plies and what they lead to, from the cache if it is there."""
+        children = self.expanded.get(key)
+        if children is None:
+            children = [
+                (ply, self._keyed(state, key, ply)) for ply in candidate_plies(state, self.width)
+            ]
+            states = sum(len(keyed) for _, keyed in children)
+            cells = sum(len(after.contents) for _, keyed in children for _, after, _ in keyed)
+            if self.expanded.reserve(cells, states, self._clock):
+                self.expanded.put(key, children)
+        return children
 
     def _root(self, children: Children, depth: int) -> tuple[Ply, float, Children]:
         """Search every root ply to ``depth``; the best, its value, and the plies reordered."""
@@ -240,9 +261,7 @@ class AlphaBetaAgent:
             if entry.cutoff(depth, alpha, beta):
                 return entry.value
             first = entry.best
-        children = [
-            (ply, self._keyed(state, key, ply)) for ply in candidate_plies(state, self.width)
-        ]
+        children = self._expand(state, key)
         order: range | list[int] = range(len(children))
         if first is not None and 0 < first < len(children):
             order = [first, *range(first), *range(first + 1, len(children))]

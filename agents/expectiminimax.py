@@ -9,8 +9,9 @@ searched. To keep the tree small, a distribution with more than ``max_outcomes``
 is bucketed: per battle, one outcome per winner holding the rounded conditional mean of
 the survivors; the most probable combinations covering ``coverage`` are kept and
 renormalised. Deterministic plies are plain nodes. Iterative deepening under a hard
-deadline, a transposition table of fixed size keyed by Zobrist keys (:mod:`agents.search`),
-and move ordering from the previous iteration;
+deadline, a transposition table of fixed size keyed by Zobrist keys and a bounded cache of
+the move's expanded nodes (:mod:`agents.search`), and move ordering from the previous
+iteration;
 plies come from :func:`agents.candidates.candidate_plies` (widened with every whole-group
 step when they are few) and leaves are scored by
 :func:`agents.evaluation.evaluate`, put on the scale of a won game
@@ -30,6 +31,7 @@ from agents.options import Option, checked_options
 from agents.search import (
     TABLE_MB,
     Clock,
+    NodeCache,
     OutOfTime,
     SearchStats,
     TranspositionTable,
@@ -130,6 +132,18 @@ def bucketed(
     return result
 
 
+class _Node:
+    """An expanded node: its plies, and what each leads to once computed (``None``: not yet)."""
+
+    __slots__ = ("kept", "outcomes", "plies")
+
+    def __init__(self, plies: list[Ply], kept: bool) -> None:
+        self.plies = plies
+        self.outcomes: list[Keyed | None] = [None] * len(plies)
+        self.kept = kept
+        """Whether the node is in the cache (what it learns is worth keeping)."""
+
+
 class ExpectiminimaxAgent:
     """Iterative-deepening expectiminimax with Star1 chance-node pruning."""
 
@@ -166,6 +180,7 @@ class ExpectiminimaxAgent:
         self.species: Kind | None = None
         self.zobrist = Zobrist()
         self.table = TranspositionTable(table_mb)
+        self.expanded: NodeCache[_Node] = NodeCache()
         self.last_stats: SearchStats | None = None
         self._clock = Clock()
 
@@ -183,11 +198,15 @@ class ExpectiminimaxAgent:
 
     def choose_ply(self, state: GameState, deadline: float) -> Ply:
         """The best ply found before the stop time, with the collector paused
-        (:func:`agents.search.collector_paused`)."""
+        (:func:`agents.search.collector_paused`) and the expanded nodes freed before it
+        resumes."""
         began = time.monotonic()
         self._clock = Clock(stop_time(began, deadline, self.time_budget, MARGIN_SHARE))
         with collector_paused():
-            return self._iterate(state, began, self.max_depth, settle=True)
+            try:
+                return self._iterate(state, began, self.max_depth, settle=True)
+            finally:
+                self.expanded.clear()
 
     def analyse(self, state: GameState, depth: int) -> tuple[float, Ply]:
         """The value (from ``state.to_move``'s view) and best ply at ``depth``, untimed."""
@@ -213,6 +232,7 @@ class ExpectiminimaxAgent:
     def _untimed(self) -> None:
         self._clock = Clock()
         self.table.clear()
+        self.expanded.clear()
 
     def _iterate(self, state: GameState, began: float, max_depth: int, settle: bool = False) -> Ply:
         """Deepen up to ``max_depth``; with ``settle``, stop early once the game is won."""
@@ -296,6 +316,26 @@ class ExpectiminimaxAgent:
             for p, after in self.outcomes(state, ply)
         ]
 
+    def _node(self, state: GameState, key: int) -> _Node:
+        """The node's plies (and what is known of their outcomes), cached if there is room."""
+        node = self.expanded.get(key)
+        if node is None:
+            plies = self.plies(state) or [random_ply(state, self.rng)]
+            node = _Node(plies, self.expanded.reserve(len(plies), 0, self._clock))
+            if node.kept:
+                self.expanded.put(key, node)
+        return node
+
+    def _ply_outcomes(self, state: GameState, key: int, node: _Node, index: int) -> Keyed:
+        """What the node's ``index``-th ply leads to, kept in the node if there is room."""
+        outcomes = node.outcomes[index]
+        if outcomes is None:
+            outcomes = self._keyed(state, key, node.plies[index])
+            cells = sum(len(after.contents) for _, after, _ in outcomes)
+            if node.kept and self.expanded.reserve(cells, len(outcomes), self._clock):
+                node.outcomes[index] = outcomes
+        return outcomes
+
     def _chance(self, outcomes: Keyed, depth: int, alpha: float, beta: float) -> float:
         """The expected value of a ply leading to ``outcomes``; Star1 within (alpha, beta)."""
         if len(outcomes) == 1:
@@ -327,8 +367,8 @@ class ExpectiminimaxAgent:
         if depth <= 0:
             return self.leaf_value(state)
         entry = self.table.get(key)
-        plies = self.plies(state) or [random_ply(state, self.rng)]
-        count = len(plies)
+        node = self._node(state, key)
+        count = len(node.plies)
         order: range | list[int] = range(count)
         if entry is not None:
             if entry.cutoff(depth, alpha, beta):
@@ -341,8 +381,7 @@ class ExpectiminimaxAgent:
         best_value = LOSS - 1.0 if maximising else WIN + 1.0
         best = order[0]
         for index in order:
-            outcomes = self._keyed(state, key, plies[index])
-            value = self._chance(outcomes, depth - 1, a, b)
+            value = self._chance(self._ply_outcomes(state, key, node, index), depth - 1, a, b)
             if maximising:
                 if value > best_value:
                     best_value, best = value, index

@@ -1,12 +1,12 @@
 """What the search bots share: the clock, the statistics, a transposition table of fixed
-size, the collector's pause and the battles' sides.
+size, a bounded cache of expanded nodes, the collector's pause and the battles' sides.
 
 Memory is bounded whatever the map and the time per move: the table is a few preallocated
 arrays of numbers (:class:`TranspositionTable`, :data:`TABLE_MB` megabytes by default);
-the states of the tree live only while the search is on their path (no cache of expanded
-nodes: kept for the next deepening iteration, it saved no measurable time, and freeing it,
-or the collector scanning it, cost tens of milliseconds after each move); the collector
-is paused during a search only (:func:`collector_paused`), with nothing frozen.
+the cache of expanded nodes (:class:`NodeCache`) holds states of at most
+:data:`CACHE_CELLS` occupied cells in all, lives for one move and is freed before the
+reply, its freeing time taken from the search's; the collector is paused during a search
+only (:func:`collector_paused`), with nothing frozen.
 """
 
 import gc
@@ -14,7 +14,7 @@ import time
 from array import array
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar
 
 from engine.resolution import Battle
 
@@ -27,6 +27,11 @@ ENTRY_BYTES = 21
 """Bytes per entry: key 8, value 8, best-ply index 2, depth 1, bound 1, generation 1."""
 NO_BEST = 0xFFFF
 """The best-ply index stored when there is none."""
+
+CACHE_CELLS = 1_000_000
+"""Occupied cells, over all its states, that a node cache holds at most (some 100 MB)."""
+RELEASE_SECONDS = 2e-6
+"""What freeing one cached state costs, at most (about 1 µs measured, twice that kept)."""
 
 MARGIN = 0.05
 """Seconds kept before the deadline for sending the reply (and one last node)."""
@@ -191,13 +196,58 @@ class TranspositionTable:
         self._ages[slot] = self._age
 
 
+Node = TypeVar("Node")
+
+
+class NodeCache(Generic[Node]):
+    """Expanded nodes (a node's plies and the states they lead to) by Zobrist key, for one
+    move, holding states of at most ``limit`` occupied cells in all: once full, it keeps
+    what it has (the nodes expanded first, nearest the root, which every deeper iteration
+    visits again) and takes no more.
+
+    Expanding a node (its candidate plies, what each leads to, the keys) is most of a
+    search's time, and each deepening iteration expands again the nodes of the previous
+    one: kept, they cost nothing the second time. Freeing the states after the move costs
+    about a microsecond each, which must come before the reply: each state kept moves the
+    search's stop time :data:`RELEASE_SECONDS` earlier (:meth:`reserve`).
+    """
+
+    def __init__(self, limit: int = CACHE_CELLS) -> None:
+        self.limit = limit
+        self.cells = 0
+        self._nodes: dict[int, Node] = {}
+
+    def get(self, key: int) -> Node | None:
+        return self._nodes.get(key)
+
+    def reserve(self, cells: int, states: int, clock: Clock) -> bool:
+        """Whether there is room for ``states`` states of ``cells`` occupied cells in all;
+        if so the room is taken, and ``clock`` stops earlier by the time to free them."""
+        if self.cells + cells > self.limit:
+            return False
+        self.cells += cells
+        clock.stop -= states * RELEASE_SECONDS
+        return True
+
+    def put(self, key: int, node: Node) -> None:
+        """Keep ``node`` (once :meth:`reserve` said there is room for its states)."""
+        self._nodes[key] = node
+
+    def clear(self) -> None:
+        self._nodes.clear()
+        self.cells = 0
+
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector for a search, then restore it as it was.
 
     A collection over a search's many young objects costs up to a tenth of a second at a
     random moment; a search makes no reference cycles, so reference counting frees all it
-    drops. Nothing is frozen: the search keeps no states once it is over, so the objects
+    drops. Nothing is frozen: a search frees its states before it answers, so the objects
     left are few and the collector finds the state it had before.
     """
     collecting = gc.isenabled()

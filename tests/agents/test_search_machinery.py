@@ -12,8 +12,11 @@ from agents.search import (
     ENTRY_BYTES,
     EXACT,
     LOWER,
+    RELEASE_SECONDS,
     UPPER,
+    Clock,
     Entry,
+    NodeCache,
     TranspositionTable,
     bound_of,
     collector_paused,
@@ -84,6 +87,29 @@ def test_a_stored_value_answers_only_as_deep_and_within_its_bound() -> None:
     assert Entry(3, -1.0, UPPER, None).cutoff(2, -1.0, 6.0)
     assert not Entry(3, -1.0, UPPER, None).cutoff(2, -2.0, 6.0)
     assert [bound_of(v, 0.0, 1.0) for v in (0.0, 0.5, 1.0)] == [UPPER, EXACT, LOWER]
+
+
+def test_the_node_cache_takes_no_more_than_its_cells_and_its_states_cost_search_time() -> None:
+    cache: NodeCache[str] = NodeCache(limit=100)
+    clock = Clock(stop=10.0)
+    assert cache.reserve(60, 3, clock)
+    cache.put(1, "first")
+    assert not cache.reserve(50, 1, clock)  # 110 cells: no room
+    assert cache.reserve(40, 2, clock)
+    cache.put(2, "second")
+    assert (cache.get(1), cache.get(2), cache.get(3)) == ("first", "second", None)
+    assert clock.stop == pytest.approx(10.0 - 5 * RELEASE_SECONDS)
+    cache.clear()
+    assert len(cache) == 0 and cache.reserve(100, 1, clock)
+
+
+@pytest.mark.parametrize("bot", SEARCH_BOTS)
+def test_a_move_leaves_no_expanded_node_behind(bot: str) -> None:
+    state = load_map(MAPS / "thetrap.xml").initial_state()
+    agent = make_agent(bot, depth=3)
+    agent.new_game(state.to_move, state)
+    agent.choose_ply(state, time.monotonic() + 60)
+    assert len(agent.expanded) == 0  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("bot", SEARCH_BOTS)

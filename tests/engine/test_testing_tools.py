@@ -187,3 +187,11 @@ def test_asking_for_a_rule_the_board_has_no_room_for_is_refused() -> None:
     with pytest.raises(ValueError, match="no legal ply"):
         attempt(board("W3 . H2"), random.Random(1), None)
     assert attempt(ROOMY, random.Random(1), Rule.TARGET_OVERFLOW).breaks == Rule.TARGET_OVERFLOW
+
+
+@settings(max_examples=30)
+@given(game_states(max_side=255), st.data())
+def test_arbitrary_plies_keep_their_promise_on_grids_up_to_255(state, data) -> None:
+    ply, breaks = data.draw(arbitrary_plies(state))
+    assert broken_rule(state, ply) == breaks
+    assert all(0 <= value <= 255 for move in ply for value in move)

@@ -24,12 +24,21 @@ MAX_CELLS = 255
 so a map holds at most 253 human houses besides the two starts."""
 DECLARED_ENCODING = re.compile(rb"""<\?xml[^>]*?encoding\s*=\s*["']([^"']*)""")
 """The ``encoding`` of an XML declaration, for error messages."""
+SHOWN = 40
+"""Characters of a value or a name quoted in an error message (longer ones are cut)."""
 ATTRIBUTES = {
     "Map": ("Rows", "Columns"),
     "Humans": ("X", "Y", "Count"),
     "Vampires": ("X", "Y", "Count"),
     "Werewolves": ("X", "Y", "Count"),
 }
+
+
+def _cut(text: str) -> str:
+    """``text`` for an error message: at most :data:`SHOWN` characters, then how many more."""
+    if len(text) <= SHOWN:
+        return text
+    return f"{text[:SHOWN]}… ({len(text) - SHOWN} more characters)"
 
 
 class MapFileError(ValueError):
@@ -94,11 +103,11 @@ class _Reader:
         return MapFileError(self.source, reason, element, self.parser.CurrentLineNumber)
 
     def start(self, name: str, attributes: dict[str, str]) -> None:
-        shown = f"<{name}>"
+        shown = f"<{_cut(name)}>"
         self.depth += 1
         if self.depth == 1:
             if name != "Map":
-                raise self.fail(f"the root element must be <Map>, not <{name}>", shown)
+                raise self.fail(f"the root element must be <Map>, not {shown}", shown)
         elif self.depth > 2:
             raise self.fail("elements inside elements are not allowed", shown)
         elif name not in ATTRIBUTES or name == "Map":
@@ -138,7 +147,7 @@ class _Reader:
         unknown = sorted(set(attributes) - set(expected))
         if unknown:
             raise self.fail(
-                f"unknown attribute {unknown[0]!r} (expected {', '.join(expected)};"
+                f"unknown attribute {_cut(unknown[0])!r} (expected {', '.join(expected)};"
                 " names are case-sensitive)",
                 shown,
             )
@@ -147,9 +156,12 @@ class _Reader:
             text = attributes.get(attribute)
             if text is None:
                 raise self.fail(f"missing attribute {attribute}", shown)
-            if not (text.strip().isascii() and text.strip().isdigit()):
-                raise self.fail(f"{attribute}={text!r} is not a whole number 0..255", shown)
-            value = int(text)
+            digits = text.strip()
+            if not (digits.isascii() and digits.isdigit()):
+                raise self.fail(f"{attribute}={_cut(text)!r} is not a whole number 0..255", shown)
+            if len(digits.lstrip("0")) > 3:  # int() of thousands of digits is refused, or slow
+                raise self.fail(f"{attribute}={_cut(digits)}: number too large (above 255)", shown)
+            value = int(digits.lstrip("0") or "0")
             if value > 255:
                 raise self.fail(f"{attribute}={value} is above 255", shown)
             values.append(value)

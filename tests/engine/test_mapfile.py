@@ -266,6 +266,31 @@ BAD_FILES = {
         "<Humans>",
         "X='two' is not a whole number 0..255",
     ),
+    "a number of 5,000 digits": (
+        with_line(f'  <Humans X="{"9" * 5000}" Y="2" Count="1"/>'),
+        5,
+        "<Humans>",
+        f"X={'9' * 40}… (4960 more characters): number too large (above 255)",
+    ),
+    "zeros before a small number": (
+        with_line(f'  <Humans X="{"0" * 5000}7" Y="2" Count="1"/>'),
+        5,
+        '<Humans X="7" Y="2" Count="1"/>',
+        "cell (7,2) is outside the 3 × 4 grid",
+    ),
+    "a long value that is no number": (
+        with_line(f'  <Humans X="{"x" * 5000}" Y="2" Count="1"/>'),
+        5,
+        "<Humans>",
+        f"X='{'x' * 40}… (4960 more characters)' is not a whole number 0..255",
+    ),
+    "a long unknown element": (
+        with_line(f'  <{"H" * 5000} X="2" Y="2" Count="1"/>'),
+        5,
+        f"<{'H' * 40}… (4960 more characters)>",
+        "unknown element (expected <Humans>, <Vampires> or <Werewolves>; names are"
+        " case-sensitive)",
+    ),
     "nested element": (
         with_line('  <Humans X="2" Y="2" Count="1"><Humans X="3" Y="2" Count="1"/></Humans>'),
         5,

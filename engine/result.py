@@ -11,6 +11,14 @@ import attrs
 from engine.kinds import Kind
 
 
+def printable(text: str) -> str:
+    """``text`` safe to print on one line of a terminal: every character that is not
+    printable (newlines, terminal escape codes, other controls) written as its escape
+    (``\\n``, ``\\x1b``). Bots name themselves: a name must not forge output lines or
+    drive the terminal. Applying it twice changes nothing."""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
 class Termination(Enum):
     """Why a game ended. Each game's result names exactly one."""
 
@@ -77,12 +85,13 @@ class GameResult:
         return self.vampires if species == Kind.VAMPIRES else self.werewolves
 
     def summary(self) -> str:
-        """One line: winner, termination, detail."""
+        """One line: winner, termination, detail (names and detail :func:`printable`)."""
         if self.termination is Termination.ABORTED:
-            return f"aborted after {self.plies} plies: {self.detail}"
+            return f"aborted after {self.plies} plies: {printable(self.detail)}"
         if self.winner is None:
             head = "draw"
         else:
             player = self.player(self.winner)
-            head = f"{self.winner.name.lower()} ({player.name}) win"
-        return f"{head} by {self.termination.value} after {self.plies} plies: {self.detail}"
+            head = f"{self.winner.name.lower()} ({printable(player.name)}) win"
+        how = f"{self.termination.value} after {self.plies} plies"
+        return f"{head} by {how}: {printable(self.detail)}"

@@ -12,6 +12,7 @@ import attrs
 import trio
 
 from engine import Kind
+from engine.result import printable
 from protocol.codec import FROM_BOT, Decoder, Message, ProtocolError, encode
 
 log = logging.getLogger(__name__)
@@ -125,7 +126,7 @@ class Player:
 
     @property
     def label(self) -> str:
-        return f"{self.name or '?'} ({self.peer})"
+        return f"{printable(self.name) or '?'} ({self.peer})"
 
     async def send(self, message: Message) -> None:
         """Send one message in a single write; :class:`SendFailed` if it cannot go."""

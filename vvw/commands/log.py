@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from engine import Kind
+from engine.result import printable
 from protocol.codec import ALL
 from protocol.transcript import (
     IN,
@@ -80,7 +81,7 @@ class Renderer:
                 if not self._wanted(record.side):
                     return []
                 peer = f" ({record.peer})" if record.peer else ""
-                return [f"player {_side(record.side)}: {record.name}{peer}"]
+                return [f"player {_side(record.side)}: {printable(record.name)}{peer}"]
             case Frame():
                 if record.command == "SET" and len(record.raw) == 5 and self.size is None:
                     self.size = (record.raw[3], record.raw[4])
@@ -107,7 +108,7 @@ class Renderer:
                 winner = _side(record.winner) if record.winner is not None else "nobody"
                 return [
                     f"result: {winner} wins by {record.termination} after {record.plies}"
-                    f" plies: {record.detail}"
+                    f" plies: {printable(record.detail)}"
                 ]
         return []
 

@@ -65,14 +65,6 @@ SCALE_CEILING = 0.95
 STRIKE_SHARE = 0.9
 DOOM_SHARE = 0.5
 DOOM_DISCOUNT = 0.9
-DEAD_HOUSES = True
-"""Whether houses too big for either side's whole army count as no houses (see
-:func:`sharpened`)."""
-HOUSE_RESCUE = True
-"""Whether houses the prey converts in time can save it from a hunter (see :func:`_grown`)."""
-CONTESTED = True
-"""Whether a racer gives up a house where an enemy group would kill it for certain right
-after it converts (see :func:`_held`)."""
 ENDGAME_SHARE = 0.5
 """Once no humans are left, the share of a leaf's value that comes from material alone."""
 ENDGAME_SCALE = 2.0
@@ -149,10 +141,10 @@ def sharpened(value: float, counts: Census) -> float:
 
 def _houses_left(smallest_house: int, own: int, other: int) -> bool:
     """Whether a house of ``smallest_house`` humans (``_FAR``: none) can ever be converted
-    for sure: one side has as many creatures in all (``DEAD_HOUSES`` off: any house)."""
+    for sure: one side has as many creatures in all."""
     if smallest_house == _FAR:
         return False
-    return not DEAD_HOUSES or smallest_house <= max(own, other)
+    return smallest_house <= max(own, other)
 
 
 def root_bar(best: float) -> float:
@@ -235,7 +227,7 @@ def _human_term(
         if first.target in left:
             enemies, slack, biggest = contest[first.side]
             grown = first.n + first.target[2]
-            if 2 * biggest < 3 * grown or not CONTESTED or _held(first, grown, enemies, slack):
+            if 2 * biggest < 3 * grown or _held(first, grown, enemies, slack):
                 left.remove(first.target)
                 score += first.side * first.convert()
             else:
@@ -371,7 +363,7 @@ def _grown(
     for other, (fx, fy, f) in enumerate(prey):
         if other != index and (max(abs(fx - px), abs(fy - py)) + 1) // 2 <= plies:
             grown += f
-    if not HOUSE_RESCUE or 2 * safe_from < 3 * grown:
+    if 2 * safe_from < 3 * grown:
         return grown
     # A tour of at most `plies` steps never leaves that distance of the start.
     left = [g for g in humans if abs(g[0] - px) <= plies and abs(g[1] - py) <= plies]

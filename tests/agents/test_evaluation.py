@@ -122,23 +122,21 @@ def test_a_group_no_friend_can_reach_in_time_is_counted_as_prey():
     assert rescued > too_late
 
 
-def test_a_group_that_converts_a_house_out_of_a_hunters_reach_in_time_is_not_counted_as_prey(
-    monkeypatch,
-):
+def test_a_group_that_converts_a_house_out_of_a_hunters_reach_in_time_is_not_counted_as_prey():
     # A werewolf 8 three cells from a vampire 4, the vampires to move: the 4 has three
     # plies before the strike. A house of 2 one cell away makes it 6, which 8 cannot kill
     # for certain; a house of 1 (5) does not, nor a house of 2 four cells away (too late).
-    def saved(house: tuple[int, int], humans: int) -> float:
+    def value(house: tuple[int, int], humans: int) -> float:
         state = _state({(1, 2): (WEREWOLVES, 8), (4, 2): (VAMPIRES, 4), house: (HUMANS, humans)})
-        with monkeypatch.context() as patch:
-            patch.setattr(evaluation, "HOUSE_RESCUE", False)
-            without = evaluate(state, V)
-        return evaluate(state, V) - without
+        return evaluate(state, V)
 
-    lost_share = DOOM_SHARE * DOOM_DISCOUNT**2 - THREAT_SHARE / 3
-    assert math.isclose(saved((5, 2), 2), lost_share * 4)
-    assert saved((5, 2), 1) == 0
-    assert saved((8, 2), 2) == 0
+    doomed = DOOM_SHARE * DOOM_DISCOUNT**2
+    # Beside the house's own worth (one more human), the 4 is no longer counted as lost.
+    saved = value((5, 2), 2) - value((5, 2), 1)
+    assert math.isclose(saved, HUMAN_SHARE * 1 + (doomed - THREAT_SHARE / 3) * 4)
+    # Too late: the house is worth its humans four plies away, and the 4 is lost.
+    too_late = -4 + HUMAN_SHARE * 2 * HUMAN_DISCOUNT**3 - doomed * 4
+    assert math.isclose(value((8, 2), 2), too_late)
 
 
 def test_friends_that_merge_with_a_prey_group_in_time_save_it_together():
@@ -197,16 +195,18 @@ def test_houses_too_big_for_either_whole_army_count_as_no_houses():
     assert on_win_scale(2.0, _state(both)) < 0.5 * no_humans
 
 
-def test_dead_houses_make_hunting_pull_as_hard_as_no_houses(monkeypatch):
+def test_dead_houses_make_hunting_pull_as_hard_as_no_houses():
     # A hunter 3 and 4 away from two prey groups that can merge out of its reach, with a
     # house of 30 nobody can convert.
     armies = {(0, 0): (VAMPIRES, 12), (3, 0): (WEREWOLVES, 4), (4, 1): (WEREWOLVES, 5)}
     dead = _state({**armies, (6, 4): (HUMANS, 30)})
     assert evaluate(dead, V) == evaluate(_state(armies), V)
-    # Counted as a house, it would cut the pull to THREAT_SHARE.
-    monkeypatch.setattr(evaluation, "DEAD_HOUSES", False)
+    # A house of 12 the hunter can convert is worth its humans six plies away, and cuts
+    # the pull to THREAT_SHARE.
+    live = _state({**armies, (6, 4): (HUMANS, 12)})
     pulls = (HUNT_SHARE - THREAT_SHARE) * (4 / 3 + 5 / 4)
-    assert math.isclose(evaluate(_state(armies), V) - evaluate(dead, V), pulls)
+    house = HUMAN_SHARE * 12 * HUMAN_DISCOUNT**5
+    assert math.isclose(evaluate(live, V) - evaluate(dead, V), house - pulls)
 
 
 def test_a_root_ply_must_beat_the_best_by_the_tie_margin_unless_the_game_is_decided():

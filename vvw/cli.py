@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("map", "serve", "match", "agent", "log", "rules", "replay")
+COMMAND_MODULES = ("map", "serve", "match", "agent", "log", "rules", "replay", "proxy")
 
 
 def build_parser() -> argparse.ArgumentParser:

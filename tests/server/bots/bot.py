@@ -5,7 +5,11 @@ first UPD), ``chatty`` (prints megabytes to stdout while playing), ``spin`` (pla
 spins forever after BYE, deaf to SIGTERM; writes its pid to FILE), ``silent`` (connects,
 never sends NME), ``stall`` (never answers an UPD; writes its pid to FILE at its first
 UPD, then every later command it receives), ``garbage`` (sends bytes that are no message
-instead of its NME, then waits), ``exit`` (prints to stdout and exits 4 before connecting).
+instead of its NME, then waits), ``exit`` (prints to stdout and exits 4 before connecting),
+``illegal`` (at its second UPD, sends one creature more than its largest group holds),
+``garble`` (its first MOV is followed by ``XYZ`` in the same write), ``late`` (sleeps 1 s
+before each MOV), ``linger`` (plays, then stays after BYE), ``spinclose`` (plays; spins at
+100 % CPU if the server closes without BYE), ``nomove`` (never answers an UPD).
 
 Forking bots (each writes its child's pid to FILE): ``setsid`` (plays; its child left its
 session with ``setsid()`` and sleeps), ``orphan`` (its child holds the socket and sleeps;
@@ -60,9 +64,15 @@ def main() -> int:
             return 0
         _write_pid(Path(sys.argv[4]), child)
     decoder, rng, session = Decoder(FROM_SERVER), random.Random(1), ClientSession()
+    said_bye = False
     while True:
         data = sock.recv(65536)
         if not data:
+            if mode == "spinclose" and not said_bye:
+                while True:
+                    pass
+            if mode == "linger":
+                time.sleep(3600)
             return 0
         for message in decoder.feed(data):
             event = session.receive(message)
@@ -76,7 +86,8 @@ def main() -> int:
                     partial.write_text(f"{os.getpid()}\n")
                     partial.replace(record)
                 continue
-            if isinstance(event, YourTurn):
+            said_bye = said_bye or isinstance(event, Goodbye)
+            if isinstance(event, YourTurn) and mode != "nomove":
                 if mode in ("crash", "orphan"):
                     print("Traceback (most recent call last):", file=sys.stderr)
                     print("boom: the bot broke", file=sys.stderr)
@@ -84,8 +95,19 @@ def main() -> int:
                 if mode == "chatty":
                     sys.stdout.write("x" * 1_000_000 + "\n")
                     sys.stdout.flush()
-                ply = random_ply(event.state, rng)
-                sock.sendall(encode(Mov(tuple(tuple(m) for m in ply))))
+                ply = [tuple(m) for m in random_ply(event.state, rng)]
+                if mode == "illegal" and event.turn == 1:
+                    state = event.state
+                    x, y, n = max(state.groups(state.to_move), key=lambda group: group[2])
+                    tx, ty = next(
+                        (tx, ty) for tx in (x - 1, x, x + 1) for ty in (y - 1, y, y + 1)
+                        if 0 <= tx < state.cols and 0 <= ty < state.rows and (tx, ty) != (x, y)
+                    )
+                    ply = [(x, y, n + 1, tx, ty)]
+                if mode == "late":
+                    time.sleep(1.0)
+                extra = b"XYZ" if mode == "garble" and event.turn == 0 else b""
+                sock.sendall(encode(Mov(tuple(ply))) + extra)
             if isinstance(event, Goodbye) and mode == "spin":
                 while True:
                     pass

@@ -1,0 +1,315 @@
+"""``vvw proxy --listen 5556 --upstream HOST:5555``: watch bots play on any server.
+
+Each bot that connects to the proxy gets its own connection to the upstream server; every
+byte is forwarded unchanged the moment it arrives, each way (a bot cannot tell the proxy is
+there), and only then decoded by a :class:`protocol.watch.ConnectionWatch`: the proxy prints
+a live trace (each message, each ply with the board after it and the bot's think time, a
+flag for a ply our referee would rule illegal or bytes that are no message) and writes one
+transcript per game in the format of our server. Several bots at once, several games per
+connection.
+"""
+
+import argparse
+import itertools
+import logging
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+import trio
+
+from engine import Kind
+from protocol.codec import describe
+from protocol.transcript import IN
+from protocol.watch import (
+    Began,
+    ConnectionWatch,
+    Ended,
+    Event,
+    Garbled,
+    Odd,
+    Played,
+    Said,
+    Told,
+    moves_text,
+)
+from vvw.argtypes import port_number
+from vvw.commands.log import draw_board
+
+log = logging.getLogger(__name__)
+
+RECEIVE_SIZE = 65536
+
+
+class Trace:
+    """The live trace: one line per message, ply and flag, each prefixed by its connection."""
+
+    def __init__(
+        self, out: TextIO, boards: bool = True, show_hex: bool = False, quiet: bool = False
+    ) -> None:
+        self.out = out
+        self.boards = boards
+        self.show_hex = show_hex
+        self.quiet = quiet
+        self._wall = time.time() - time.monotonic()
+        self._shown: dict[str, tuple[tuple[int, int, int], ...]] = {}
+        """The last board drawn per connection: an UPD that says nothing new draws none."""
+
+    def _clock(self, at: float) -> str:
+        moment = at + self._wall
+        millis = int(moment * 1000) % 1000
+        return time.strftime("%H:%M:%S", time.localtime(moment)) + f".{millis:03d}"
+
+    def lines(self, label: str, event: Event) -> list[str]:
+        """The text of one event (the proxy prints it; tests read it)."""
+        head = f"{self._clock(event.at)} [{label}]"
+        match event:
+            case Said(_, direction, message, raw):
+                if self.quiet:
+                    return []
+                arrow = "->" if direction == IN else "<-"
+                out = [f"{head} {arrow} {describe(message)}"]
+                if self.show_hex:
+                    out.append(f"{'':8}{raw.hex(' ')}")
+                return out
+            case Garbled(_, direction, raw, reason):
+                who = "the bot" if direction == IN else "the server"
+                return [
+                    f"{head} !! MALFORMED from {who} (forwarded as is): {reason}",
+                    f"{'':8}bytes: {raw[:64].hex(' ')}{' …' if len(raw) > 64 else ''}",
+                ]
+            case Odd(_, _, text):
+                return [f"{head} !! {text}"]
+            case Began(_, species, state, transcript):
+                where = f"; transcript {transcript}" if transcript else ""
+                out = [
+                    f"{head} game begins: the bot plays {species.name.lower()}"
+                    f" on {state.rows} × {state.cols}{where}"
+                ]
+                if not self.quiet:
+                    out += self._board(label, state.rows, state.cols, state.cells)
+                return out
+            case Told(_, species, state):
+                if self.quiet:
+                    return []
+                board = self._board(label, state.rows, state.cols, state.cells)
+                return [f"{'':8}board the {species.name.lower()} play on:", *board] if board else []
+            case Played():
+                return self._played(label, head, event)
+            case Ended():
+                return [f"{head} game over (END)"] if self.quiet else []
+        return []
+
+    def _played(self, label: str, head: str, played: Played) -> list[str]:
+        side = played.species.name.lower()
+        think = f" after {played.think:.3f} s" if played.think is not None else ""
+        if played.violation is not None:
+            move = played.violation.move
+            return [
+                f"{head} !! ILLEGAL ply {played.ply_number} by the {side}{think}:"
+                f" {played.violation}",
+                f"{'':8}move {move if move is not None else '(none)'}; the ply:"
+                f" {moves_text(played.moves)}",
+            ]
+        if self.quiet:
+            return []
+        out = [f"{head} ply {played.ply_number} {side}{think}: {moves_text(played.moves)}"]
+        for battle in played.battles:
+            out.append(
+                f"{'':8}random battle at ({battle.x},{battle.y}): {battle.attackers}"
+                f" {battle.attacker.name.lower()} vs {battle.defenders}"
+                f" {battle.defender.name.lower()}: the next UPD tells the outcome"
+            )
+        if played.after is not None:
+            after = played.after
+            board = self._board(label, after.rows, after.cols, after.cells)
+            out += [f"{'':8}board after it:", *board] if board else []
+        return out
+
+    def _board(
+        self, label: str, rows: int, cols: int, cells: tuple[tuple[int, int, int], ...]
+    ) -> list[str]:
+        if not self.boards or self._shown.get(label) == cells:
+            return []
+        self._shown[label] = cells
+        board = [(pos % cols, pos // cols, Kind(kind), n) for pos, kind, n in cells]
+        return draw_board(rows, cols, board, indent=" " * 8)
+
+    def show(self, label: str, events: list[Event]) -> None:
+        for event in events:
+            for text in self.lines(label, event):
+                print(text, file=self.out)
+        self.out.flush()
+
+    def say(self, label: str, text: str) -> None:
+        print(f"{self._clock(time.monotonic())} [{label}] {text}", file=self.out, flush=True)
+
+
+async def _pump(
+    source: trio.SocketStream,
+    target: trio.SocketStream,
+    feed: Callable[[bytes, float], None],
+    give_up: Callable[[], None],
+) -> None:
+    """Forward ``source`` to ``target`` as it arrives, then feed the watch.
+
+    The end of ``source`` is passed on as an end of ``target``'s sending side (the other way
+    goes on); a write that fails (the receiver is gone) ends the whole relay (``give_up``).
+    """
+    while True:
+        try:
+            data = await source.receive_some(RECEIVE_SIZE)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            data = b""
+        at = time.monotonic()
+        try:
+            if not data:
+                await target.send_eof()
+                return
+            await target.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            if data:
+                feed(data, at)
+            give_up()
+            return
+        feed(data, at)
+
+
+def _peer(stream: trio.SocketStream) -> str:
+    try:
+        return "{}:{}".format(*stream.socket.getpeername()[:2])
+    except OSError:
+        return "?"
+
+
+class Proxy:
+    """Accepts bots and relays each to its own upstream connection."""
+
+    def __init__(
+        self, upstream: tuple[str, int], trace: Trace, transcript_dir: Path | None
+    ) -> None:
+        self.upstream = upstream
+        self.trace = trace
+        self.transcript_dir = transcript_dir
+        self._numbers = itertools.count(1)
+
+    async def handle(self, bot: trio.SocketStream) -> None:
+        """Relay one bot; a failure of ours ends its connection, never the proxy."""
+        try:
+            await self._relay(bot, next(self._numbers))
+        except Exception:
+            log.exception("relaying a connection failed")
+
+    async def _relay(self, bot: trio.SocketStream, number: int) -> None:
+        host, port = self.upstream
+        bot_peer = _peer(bot)
+        label = str(number)
+        try:
+            server = await trio.open_tcp_stream(host, port)
+        except OSError as error:
+            self.trace.say(label, f"bot {bot_peer}: cannot reach {host}:{port}: {error}")
+            await bot.aclose()
+            return
+        self.trace.say(label, f"bot {bot_peer} connected; relayed to {host}:{port}")
+        watch = ConnectionWatch(
+            self.transcript_dir, "proxy", peer=f"{host}:{port}", player_peer=bot_peer
+        )
+
+        def show(events: list[Event]) -> None:
+            nonlocal label
+            if watch.name and not label.endswith(watch.name):
+                label = f"{number} {watch.name}"
+            self.trace.show(label, events)
+
+        async with bot, server, trio.open_nursery() as nursery:
+            cancel = nursery.cancel_scope.cancel
+            upward = lambda data, at: show(watch.from_bot(data, at))  # noqa: E731
+            downward = lambda data, at: show(watch.from_server(data, at))  # noqa: E731
+            nursery.start_soon(_pump, bot, server, upward, cancel)
+            nursery.start_soon(_pump, server, bot, downward, cancel)
+        show(watch.close())
+        games = f"{watch.games} game(s)"
+        files = ", ".join(map(str, watch.transcripts))
+        saved = f"; transcripts: {files}" if files else ""
+        self.trace.say(label, f"connection closed after {games}{saved}")
+
+
+async def run_proxy(
+    listen: tuple[str, int],
+    upstream: tuple[str, int],
+    trace: Trace,
+    transcript_dir: Path | None,
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Serve until cancelled; ``task_status.started`` gets the port listened on."""
+    proxy = Proxy(upstream, trace, transcript_dir)
+    listeners = await trio.open_tcp_listeners(listen[1], host=listen[0])
+    async with trio.open_nursery() as nursery:
+        await nursery.start(trio.serve_listeners, proxy.handle, listeners)
+        task_status.started(listeners[0].socket.getsockname()[1])
+
+
+def upstream_address(text: str) -> tuple[str, int]:
+    """An argparse type: ``HOST:PORT`` (``PORT`` alone means 127.0.0.1)."""
+    host, colon, port = text.rpartition(":")
+    if not colon:
+        host, port = "127.0.0.1", text
+    return host.strip("[]") or "127.0.0.1", port_number(port)
+
+
+def run(args: argparse.Namespace) -> int:
+    trace = Trace(sys.stdout, boards=not args.no_boards, show_hex=args.hex, quiet=args.quiet)
+    transcript_dir = None if args.no_transcript else Path(args.transcript)
+    host, port = args.upstream
+    print(
+        f"vvw proxy: listening on {args.host}:{args.listen}, relaying to {host}:{port}"
+        + (f"; transcripts in {transcript_dir}/" if transcript_dir else ""),
+        flush=True,
+    )
+    try:
+        trio.run(run_proxy, (args.host, args.listen), args.upstream, trace, transcript_dir)
+    except OSError as error:
+        print(f"vvw proxy: cannot listen on {args.host}:{args.listen}: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "proxy",
+        help="relay bots to a server and trace their traffic",
+        description=(
+            "Sit between bots and any course-compatible server: forward every byte unchanged,"
+            " print each message and ply with the board, flag illegal plies and bad bytes,"
+            " write transcripts."
+        ),
+    )
+    parser.add_argument(
+        "--listen", type=port_number, default=5556, help="port the bots connect to (default 5556)"
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--upstream",
+        type=upstream_address,
+        required=True,
+        metavar="HOST:PORT",
+        help="the server to relay to, e.g. 192.168.1.10:5555",
+    )
+    parser.add_argument(
+        "--transcript",
+        default="runs/proxy",
+        metavar="DIR",
+        help="folder of the transcripts, one per game (default runs/proxy)",
+    )
+    parser.add_argument("--no-transcript", action="store_true", help="write no transcript")
+    parser.add_argument("--no-boards", action="store_true", help="do not draw boards")
+    parser.add_argument("--hex", action="store_true", help="also print each message's bytes")
+    parser.add_argument(
+        "--quiet", action="store_true", help="only games, flags and connections"
+    )
+    parser.epilog = "example: vvw proxy --listen 5556 --upstream 192.168.1.10:5555"
+    parser.set_defaults(func=run)

@@ -112,8 +112,8 @@ def test_log_show_boards_draws_the_board_after_each_ply(tmp_path, capsys):
     _game_with_a_ply(path)
     assert main(["log", "show", str(path), "--boards"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[-4:] == [
-        "    0.000 ply 1 vampires: (0,0)->(1,1) x12",
+    assert out[-4].endswith(" ply 1 vampires: (0,0)->(1,1) x12")  # after its time
+    assert out[-3:] == [
         "              0   1   2",
         "          0   .   .   .",
         "          1   . V12  H3",

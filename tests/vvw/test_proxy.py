@@ -8,9 +8,8 @@ from pathlib import Path
 
 import trio
 
-from engine import Kind, Rules
+from engine import Kind, Rules, Termination
 from protocol.transcript import IN, OUT, Frame, Header, Player, Ply, read_transcript
-from server.result import Termination
 from server.serving import serve
 from server.settings import Settings
 from tests.server.test_referee import MAP

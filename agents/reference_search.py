@@ -12,27 +12,27 @@ the probability-weighted sum of its outcomes' values (each searched with a full 
 A finished game is worth ±:data:`WIN`. To be never late, the search deepens 1, 2, … up to
 the bot's depth and stops at the stop time (:func:`stop_time`): an unfinished iteration is
 dropped, unless it already proved a ply better than the previous iteration's best (which it
-searched first). Plies are checked with :func:`engine.find_violation`, so a model may offer
+searched first); only the root's plies are kept from one iteration to the next, best
+first. Plies are checked with :func:`engine.find_violation`, so a model may offer
 an illegal combination: it is skipped.
 """
 
-import gc
 import random
 import time
 from collections.abc import Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
+from agents.search import collector_paused, stop_time
 from engine import GameState, Kind, Ply, end_of_game, find_violation
 from engine.movegen import group_moves
 from engine.rules import Rules
 
 WIN = 1e9
 """The value of a won game (a lost one is ``-WIN``); above any evaluation."""
-MARGIN = 0.05
-MARGIN_SHARE = 0.1
-"""Seconds kept before the deadline for sending: the larger of ``MARGIN`` and this share of
-the time, but never more than a quarter of it. These bots are not tuned for speed: one
-node may take milliseconds, and the freeing of the tree after the search a few more."""
+MARGIN_SHARE = 0.2
+"""The share of the time kept for sending (see :func:`agents.search.stop_time`), four times
+the search bots': these bots are not tuned for speed (one node may take milliseconds), and
+never being late matters more for a reference than the last tenth of a second."""
 
 Outcomes = list[tuple[float, GameState]]
 
@@ -68,24 +68,6 @@ class _OutOfTime(Exception):
     """Raised inside the search when the stop time has passed."""
 
 
-def stop_time(began: float, deadline: float, time_budget: float | None = None) -> float:
-    """When a search begun at ``began`` stops: the deadline (or ``began + time_budget`` if
-    sooner) less the sending margin (see :data:`MARGIN_SHARE`)."""
-    stop = deadline if time_budget is None else min(deadline, began + time_budget)
-    room = max(stop - began, 0.0)
-    return stop - min(max(MARGIN, MARGIN_SHARE * room), room / 4)
-
-
-def refuse_unknown(options: dict[str, Any], known: Sequence[str], bot: str) -> None:
-    """``ValueError`` naming the options ``bot`` does not take and the ones it does."""
-    unknown = sorted(set(options) - set(known))
-    if unknown:
-        raise ValueError(
-            f"{bot} does not take option(s) {', '.join(unknown)}; "
-            f"valid options: {', '.join(sorted(known))}"
-        )
-
-
 class _Search:
     def __init__(self, model: Model, me: Kind, stop: float, rng: random.Random | None) -> None:
         self.model = model
@@ -94,22 +76,27 @@ class _Search:
         self.rng = rng
         self.nodes = 0
         self.line: list[GameState] = []
-        self.expanded: dict[GameState, list[tuple[Ply, Outcomes]]] = {}
+
+    def plies(self, state: GameState) -> list[Ply]:
+        """The model's legal plies at ``state``, shuffled with the bot's generator if any."""
+        plies = [
+            ply
+            for ply in dict.fromkeys(self.model.plies(state))
+            if ply and find_violation(state, ply) is None
+        ]
+        if self.rng is not None:
+            self.rng.shuffle(plies)
+        return plies
 
     def children(self, state: GameState) -> list[tuple[Ply, Outcomes]]:
-        """The legal plies of the model at ``state`` with their outcomes, built once."""
-        found = self.expanded.get(state)
-        if found is None:
-            plies = list(dict.fromkeys(self.model.plies(state)))
-            if self.rng is not None:
-                self.rng.shuffle(plies)
-            found = []
-            for ply in plies:
-                if time.monotonic() > self.stop:
-                    raise _OutOfTime
-                if ply and find_violation(state, ply) is None:
-                    found.append((ply, self.model.outcomes(state, ply)))
-            self.expanded[state] = found
+        """The legal plies at ``state`` with their outcomes (for the root, kept from one
+        iteration to the next; inner nodes make each ply's outcomes when they reach it and
+        keep nothing: a tree kept would cost more to free after the reply than it saves)."""
+        found = []
+        for ply in self.plies(state):
+            if time.monotonic() > self.stop:
+                raise _OutOfTime
+            found.append((ply, self.model.outcomes(state, ply)))
         return found
 
     def root(
@@ -152,20 +139,21 @@ class _Search:
                 if end.winner is None:
                     return 0.0
                 return WIN if end.winner == self.me else -WIN
-            children = self.children(state) if depth > 0 else []
-            if not children:
+            plies = self.plies(state) if depth > 0 else []
+            if not plies:
                 return self.model.value(self.line)
+            outcomes = self.model.outcomes
             if state.to_move == self.me:
                 value = -float("inf")
-                for _, outcomes in children:
-                    value = max(value, self.chance(outcomes, depth - 1, alpha, beta))
+                for ply in plies:
+                    value = max(value, self.chance(outcomes(state, ply), depth - 1, alpha, beta))
                     alpha = max(alpha, value)
                     if alpha >= beta:
                         break
             else:
                 value = float("inf")
-                for _, outcomes in children:
-                    value = min(value, self.chance(outcomes, depth - 1, alpha, beta))
+                for ply in plies:
+                    value = min(value, self.chance(outcomes(state, ply), depth - 1, alpha, beta))
                     beta = min(beta, value)
                     if alpha >= beta:
                         break
@@ -244,12 +232,7 @@ class ReferenceAgent:
 
     def choose_ply(self, state: GameState, deadline: float) -> Ply:
         began = time.monotonic()
-        stop = stop_time(began, deadline, self.time_budget)
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        stop = stop_time(began, deadline, self.time_budget, MARGIN_SHARE)
+        with collector_paused():
             self.last = search(state, self.model(state), self.depth_for(state), stop, self.rng)
-        finally:
-            if collecting:
-                gc.enable()
         return self.last.ply

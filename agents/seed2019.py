@@ -53,7 +53,8 @@ from math import prod
 
 import attrs
 
-from agents.reference_search import WIN, ReferenceAgent, refuse_unknown
+from agents.options import Option, checked_options
+from agents.reference_search import WIN, ReferenceAgent
 from engine import BattleOutcome, GameState, Kind, Move, Ply, resolve_ply
 from engine.kinds import HUMANS, opponent
 from engine.resolution import Battle
@@ -330,32 +331,26 @@ class Seed2019Agent(ReferenceAgent):
         return Model(state.to_move, self.params, self.max_humans)
 
 
-OPTIONS = ("depth", "time_budget", "seed", *attrs.fields_dict(Parameters))
+OPTIONS = {
+    "depth": Option(int, "search depth at most (default 4, the report's)"),
+    "time_budget": Option(float, "seconds per ply at most (default: up to the deadline)"),
+    "seed": Option(int, "shuffles the plies of each node"),
+    "to_gh": Option(int, "human targets considered (default 3)"),
+    "to_gm": Option(int, "monster targets considered (default 3)"),
+    "alpha_m_attack": Option(float, "weight of battles with monsters (default 0.5)"),
+    "alpha_m_direction": Option(float, "weight of monster directions (default 0.7)"),
+    "lam_mh_attack": Option(float, "weight of battles with humans (default 0.5)"),
+    "lam_mh_direction": Option(float, "weight of human directions (default 0.7)"),
+    "alpha_ins": Option(float, "aggression against monsters (default 0.1)"),
+}
 
 
-def make(
-    depth: int = DEPTH,
-    time_budget: float | None = None,
-    seed: int | None = None,
-    to_gh: int = 3,
-    to_gm: int = 3,
-    alpha_m_attack: float = 0.5,
-    alpha_m_direction: float = 0.7,
-    lam_mh_attack: float = 0.5,
-    lam_mh_direction: float = 0.7,
-    alpha_ins: float = 0.1,
-    **unknown: object,
-) -> Seed2019Agent:
-    """A new ``seed2019`` bot; options: ``depth`` (4; the report's other was 2),
-    ``time_budget``, ``seed``, and the heuristic's parameters (:class:`Parameters`)."""
-    refuse_unknown(unknown, OPTIONS, "seed2019")
-    params = Parameters(
-        int(to_gh),
-        int(to_gm),
-        float(alpha_m_attack),
-        float(alpha_m_direction),
-        float(lam_mh_attack),
-        float(lam_mh_direction),
-        float(alpha_ins),
+def make(**options: object) -> Seed2019Agent:
+    """A new ``seed2019`` bot; ``options``: those of :data:`OPTIONS` (others are refused);
+    the heuristic's are the report's parameters (:class:`Parameters`)."""
+    given = checked_options("seed2019", options, OPTIONS)
+    fields = attrs.fields_dict(Parameters)
+    params = Parameters(**{k: v for k, v in given.items() if k in fields and v is not None})
+    return Seed2019Agent(
+        given.get("depth") or DEPTH, given.get("time_budget"), given.get("seed"), params
     )
-    return Seed2019Agent(int(depth), time_budget, seed, params)

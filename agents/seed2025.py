@@ -40,7 +40,8 @@ from collections.abc import Sequence
 
 import attrs
 
-from agents.reference_search import ReferenceAgent, refuse_unknown
+from agents.options import Option, checked_options
+from agents.reference_search import ReferenceAgent
 from engine import GameState, Kind, Ply, apply_ply
 from engine.kinds import HUMANS, opponent
 from engine.movegen import group_moves
@@ -149,16 +150,14 @@ class Seed2025Agent(ReferenceAgent):
         return Model(state.to_move, self.rng)
 
 
-OPTIONS = ("depth", "time_budget", "seed")
+OPTIONS = {
+    "depth": Option(int, "search depth at most (default 3, the report's)"),
+    "time_budget": Option(float, "seconds per ply at most (default: up to the deadline)"),
+    "seed": Option(int, "battles drawn in the tree, the bias, the order of plies"),
+}
 
 
-def make(
-    depth: int = DEPTH,
-    time_budget: float | None = None,
-    seed: int | None = None,
-    **unknown: object,
-) -> Seed2025Agent:
-    """A new ``seed2025`` bot; options: ``depth`` (3, the report's), ``time_budget``, ``seed``
-    (battles drawn in the tree, the evaluation's bias, the order of plies)."""
-    refuse_unknown(unknown, OPTIONS, "seed2025")
-    return Seed2025Agent(int(depth), time_budget, seed)
+def make(**options: object) -> Seed2025Agent:
+    """A new ``seed2025`` bot; ``options``: those of :data:`OPTIONS` (others are refused)."""
+    given = checked_options("seed2025", options, OPTIONS)
+    return Seed2025Agent(given.get("depth") or DEPTH, given.get("time_budget"), given.get("seed"))

@@ -46,7 +46,8 @@ from collections.abc import Sequence
 
 import attrs
 
-from agents.reference_search import ReferenceAgent, refuse_unknown
+from agents.options import Option, checked_options
+from agents.reference_search import ReferenceAgent
 from engine import GameState, Kind, Move, Ply, expected_survivors, resolve_ply
 from engine.kinds import HUMANS, opponent
 from engine.rules import Rules, Variant
@@ -242,16 +243,14 @@ class ZcsnAgent(ReferenceAgent):
         return min(self.depth, depth_for(state))
 
 
-OPTIONS = ("depth", "time_budget", "seed")
+OPTIONS = {
+    "depth": Option(int, "search depth at most (default 7, the report's)"),
+    "time_budget": Option(float, "seconds per ply at most (default: up to the deadline)"),
+    "seed": Option(int, "shuffles the candidate plies"),
+}
 
 
-def make(
-    depth: int = DEPTH,
-    time_budget: float | None = None,
-    seed: int | None = None,
-    **unknown: object,
-) -> ZcsnAgent:
-    """A new ``zcsn`` bot; options: ``depth`` (at most 7, the report's), ``time_budget``,
-    ``seed`` (the shuffling of the candidate plies)."""
-    refuse_unknown(unknown, OPTIONS, "zcsn")
-    return ZcsnAgent(int(depth), time_budget, seed)
+def make(**options: object) -> ZcsnAgent:
+    """A new ``zcsn`` bot; ``options``: those of :data:`OPTIONS` (others are refused)."""
+    given = checked_options("zcsn", options, OPTIONS)
+    return ZcsnAgent(given.get("depth") or DEPTH, given.get("time_budget"), given.get("seed"))

@@ -198,6 +198,14 @@ class _Connection:
         return await self.thinker.run(choose, until)
 
 
+class TurnedAway(ConnectionError):
+    """The server ended the connection before sending anything: a game was being played,
+    or too many connections were waiting for their NME."""
+
+    def __init__(self, how: str) -> None:
+        super().__init__(f"turned away by the server before a game: {how}")
+
+
 async def play_on(
     stream: trio.abc.Stream,
     agent: Agent,
@@ -213,7 +221,8 @@ async def play_on(
     Sends NME first (``name``, else ``agent.name``; at most 255 bytes). Raises
     :class:`ProtocolError` if the server sends bytes that are not valid messages, and
     :class:`SessionError` if it sends messages that contradict the game (an UPD before
-    MAP…). The stream is not closed here.
+    MAP…), and :class:`TurnedAway` if the server ends the connection before sending
+    anything. The stream is not closed here.
     """
     summary = summary if summary is not None else Summary()
     decoder = Decoder(FROM_SERVER)
@@ -228,6 +237,8 @@ async def play_on(
             arrived = (trio.current_time(), time.monotonic())
             if not data:
                 decoder.close()
+                if not decoder.offset:
+                    raise TurnedAway("the server closed the connection without a word")
                 if connection.session.in_game:
                     log.warning("the server closed the connection during a game")
                 return summary
@@ -235,6 +246,8 @@ async def play_on(
                 if not await connection.handle(message, arrived):
                     return summary
     except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
+        if not decoder.offset:
+            raise TurnedAway(f"the connection broke ({error or type(error).__name__})") from None
         log.warning("the connection broke: %s", error or type(error).__name__)
         return summary
 

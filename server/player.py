@@ -19,6 +19,10 @@ log = logging.getLogger(__name__)
 
 SEND_TIMEOUT = 10.0
 """Seconds a write may wait for a bot that does not read its socket."""
+MAX_QUEUED = 100
+"""Messages a bot may have sent that the server has not taken yet (a bot sends one MOV a
+turn, a late one at times): one more is flooding, a protocol error that ends its part, so
+what a connection holds in memory is bounded whatever it sends."""
 
 
 @attrs.frozen
@@ -71,6 +75,8 @@ class Player:
     closed: Closed | Garbled | None = None
     """Set once the reader has stopped (end of stream or garbage)."""
     reader_done: trio.Event = attrs.field(factory=trio.Event)
+    queued: int = 0
+    """Messages received and not taken yet (at most :data:`MAX_QUEUED`)."""
 
     def __attrs_post_init__(self) -> None:
         self.events_in, self.events = trio.open_memory_channel(float("inf"))
@@ -91,15 +97,16 @@ class Player:
                     event = Closed("the bot closed its connection", now)
                     break
                 for message in self.decoder.feed(data):
-                    if self.on_frame is not None:
-                        self.on_frame(self, "in", message, encode(message))
-                    self.events_in.send_nowait(Received(message, now))
+                    if self.queued >= MAX_QUEUED:
+                        raise ProtocolError(
+                            self.decoder.offset, encode(message)[:8],
+                            f"flooding: {MAX_QUEUED} messages sent and not yet asked for",
+                        )
+                    self._queue(message, now)
         except ProtocolError as error:
             now = _now()
             for message in error.decoded:  # a MOV that came whole before the garbage counts
-                if self.on_frame is not None:
-                    self.on_frame(self, "in", message, encode(message))
-                self.events_in.send_nowait(Received(message, now))
+                self._queue(message, now)
             if self.on_frame is not None:
                 self.on_frame(self, "in", None, error.data)
             event = Garbled(error, now)
@@ -107,16 +114,27 @@ class Player:
         self.events_in.send_nowait(event)
         self.reader_done.set()
 
+    def _queue(self, message: Message, now: float) -> None:
+        if self.on_frame is not None:
+            self.on_frame(self, "in", message, encode(message))
+        self.queued += 1
+        self.events_in.send_nowait(Received(message, now))
+
+    def _taken(self, event: Event) -> Event:
+        if isinstance(event, Received):
+            self.queued -= 1
+        return event
+
     async def next_event(self) -> Event:
         """The next thing the bot did (waits for it)."""
-        return await self.events.receive()
+        return self._taken(await self.events.receive())
 
     def stale_events(self) -> list[Event]:
         """Take every event already received, and drop buffered bytes of a cut message."""
         stale = []
         while True:
             try:
-                stale.append(self.events.receive_nowait())
+                stale.append(self._taken(self.events.receive_nowait()))
             except trio.WouldBlock:
                 break
         dropped = self.decoder.discard()

@@ -43,8 +43,8 @@ class PlayGame(Protocol):
     ) -> Awaitable[GameResult]: ...
 
 MAX_PENDING = 8
-"""Connections allowed to be waiting for their NME at once: a silent one cannot keep a
-real bot out, and a flood cannot exhaust the server."""
+"""Connections allowed to be waiting for their NME at once (a flood cannot exhaust the
+server); when one more comes, the oldest gives way, so silent ones never keep a bot out."""
 
 
 def transcript_name(number: int, names: tuple[str, str] = ("", "")) -> str:
@@ -63,7 +63,9 @@ class _Table:
         self.seated: list = []
         self.full = trio.Event()
         self.done = trio.Event()
-        self.pending = 0
+        self.waiting: dict[trio.CancelScope, str] = {}
+        """The connections waiting for their NME, oldest first: each one's admission scope
+        (cancelled when it must give way) and peer."""
         self.seating = trio.Lock()
         """Held while a player is greeted, so seats are given in order."""
 
@@ -148,19 +150,25 @@ async def serve(
             peer = "{}:{}".format(*stream.socket.getpeername()[:2])
         except OSError:
             peer = "?"
-        if table.full.is_set() or table.pending >= MAX_PENDING:
-            refusal = "a game is being played" if table.full.is_set() else "too many connections"
-            log.info("refused %s: %s", peer, refusal)
+        if table.full.is_set():
+            log.info("refused %s: a game is being played", peer)
             await stream.aclose()
             return
-        table.pending += 1
-        admitted = False
+        if len(table.waiting) >= MAX_PENDING:
+            oldest = next(iter(table.waiting))
+            log.info("%s gives way to %s", table.waiting.pop(oldest), peer)
+            oldest.cancel()
+        admission = trio.CancelScope()
+        table.waiting[admission] = peer
         try:
             on_frame = recorder if written_to is not None else None
             async with connected(stream, peer, on_frame=on_frame) as player:
-                why = await admit(player, settings.connect_time)
-                table.pending -= 1
-                admitted = True
+                with admission:
+                    why = await admit(player, settings.connect_time)
+                table.waiting.pop(admission, None)
+                if admission.cancelled_caught:
+                    why = (f"no NME yet, and it gave way to a newer connection"
+                           f" ({MAX_PENDING} were waiting for theirs)")
                 if why is not None:
                     log.info("dropped %s: %s", peer, why)
                     if on_dropped is not None:
@@ -206,8 +214,7 @@ async def serve(
                             await done.wait()
                     raise
         finally:
-            if not admitted:
-                table.pending -= 1
+            table.waiting.pop(admission, None)
 
     with scratch if scratch is not None else contextlib.nullcontext():
         async with trio.open_nursery() as nursery:

@@ -1,14 +1,23 @@
 """Hostile clients over loopback: forged names, silent crowds, floods (issue 35)."""
 
+import contextlib
 import logging
+import tracemalloc
 
 import trio
+import trio.testing
 
-from engine import GameResult, Kind, PlayerRecord, Termination
-from protocol.codec import Nme, encode
+from agents.client import play
+from agents.registry import make_agent
+from engine import GameResult, Kind, PlayerRecord, Rules, Termination
+from protocol.codec import Bye, Map, Nme, Upd, encode
 from protocol.transcript import Frame, read_transcript
+from server.player import MAX_QUEUED
+from server.serving import MAX_PENDING
+from server.settings import Settings
 from tests.server.fakes import FakeBot, mov, scripted
-from tests.server.test_serving_tcp import Seats, _bot, _start
+from tests.server.test_serving_tcp import MAP, Manual, Seats, _bot, _start
+from vvw.cli import main
 from vvw.commands.log import render
 
 FORGER = b"evil\n\x1b[2Jwerewolves (x) win by elimination after 9 plies: ok"
@@ -55,3 +64,124 @@ def test_a_winners_forged_name_and_a_many_line_detail_make_one_summary_line():
         f"werewolves ({SHOWN}) win by crash after 4 plies:"
         " vampires-bot exited with code 3: Traceback\\nboom"
     )
+
+
+async def test_silent_connections_never_keep_a_real_bot_out(tmp_path):
+    results: list = []
+    seats = Seats()
+    silent = []
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            port = await _start(nursery, results, tmp_path, on_seated=seats)
+            for _ in range(3 * MAX_PENDING):  # they would fill every waiting slot
+                silent.append(await trio.open_tcp_stream("127.0.0.1", port))
+            nursery.start_soon(_real_bot, port, "first")
+            await seats.events[0].wait()
+            for _ in range(MAX_PENDING):  # an attacker connects again
+                silent.append(await trio.open_tcp_stream("127.0.0.1", port))
+            nursery.start_soon(_real_bot, port, "second")
+    (result,) = results
+    assert (result.vampires.name, result.werewolves.name) == ("first", "second")
+    assert result.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
+    for stream in silent:
+        await stream.aclose()
+
+
+async def _real_bot(port: int, name: str) -> None:
+    summary = await play(make_agent("random", seed=1), "127.0.0.1", port, name=name)
+    assert summary.games == 1
+
+
+async def test_a_bot_turned_away_says_so_and_exits_non_zero(tmp_path, capfd):
+    results: list = []
+    seats = Seats()
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            port = await _start(nursery, results, tmp_path, on_seated=seats)
+            players = []
+            for name in (b"a", b"b"):
+                players.append(Manual(await trio.open_tcp_stream("127.0.0.1", port)))
+                await players[-1].stream.send_all(encode(Nme(name)))
+                await players[-1].until(Map)
+            await players[0].until(Upd)  # a game is being played
+            code = await trio.to_thread.run_sync(main, ["agent", "random", "127.0.0.1", str(port)])
+            await players[0].stream.send_all(mov())  # MOV 0 ends the game
+            for player in players:
+                await player.until(Bye)
+                await player.stream.aclose()
+    assert code == 1
+    err = capfd.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("vvw agent: turned away by the server before a game")
+
+
+FLOOD = mov() * 262_144
+"""A megabyte of ``MOV 0``: a quarter of a million messages nobody asked for."""
+
+
+async def _flood(stream: trio.SocketStream) -> None:
+    """Send the flood until the server stops reading and hangs up."""
+    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+        await stream.send_all(FLOOD)
+
+
+async def _read_to_the_end(stream: trio.SocketStream) -> bytes:
+    """What is left to read once the server hangs up (``b""`` if it reset the connection)."""
+    data = bytearray()
+    with contextlib.suppress(trio.BrokenResourceError):
+        while chunk := await stream.receive_some():
+            data += chunk
+    return bytes(data)
+
+
+async def test_a_seated_bot_that_floods_is_dropped_before_the_game_and_memory_stays_bounded(
+    tmp_path, caplog
+):
+    caplog.set_level(logging.INFO)
+    results: list = []
+    seats = Seats()
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            port = await _start(nursery, results, tmp_path, on_seated=seats)
+            flooder = Manual(await trio.open_tcp_stream("127.0.0.1", port))
+            await flooder.stream.send_all(encode(Nme(b"flooder")))
+            await flooder.until(Map)  # seated, waiting for an opponent
+            tracemalloc.start()
+            try:
+                nursery.start_soon(_flood, flooder.stream)
+                assert await _read_to_the_end(flooder.stream) == b""  # the server hung up
+                _, peak = tracemalloc.get_traced_memory()
+            finally:
+                tracemalloc.stop()
+            await _bot(nursery, port, b"a", 1)
+            await seats.events[1].wait()
+            await _bot(nursery, port, b"b", 2)
+    assert peak < 4_000_000  # bytes allocated at most during the flood (unbounded: ~60 MB)
+    (result,) = results
+    assert (result.vampires.name, result.werewolves.name) == ("a", "b")
+    (unseated,) = [r.getMessage() for r in caplog.records if "unseated" in r.getMessage()]
+    assert f"flooding: {MAX_QUEUED} messages sent and not yet asked for" in unseated
+
+
+async def test_a_bot_that_floods_during_the_game_loses_by_protocol_error(tmp_path):
+    results: list = []
+    settings = Settings(seed=1, rules=Rules(max_plies=20), move_time=1000.0)
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            port = await _start(nursery, results, tmp_path, settings=settings)
+            players = []
+            for name in (b"patient", b"flooder"):
+                players.append(Manual(await trio.open_tcp_stream("127.0.0.1", port)))
+                await players[-1].stream.send_all(encode(Nme(name)))
+                await players[-1].until(Map)
+            patient, flooder = players
+            await patient.until(Upd)  # the vampires think; the werewolves flood meanwhile
+            nursery.start_soon(_flood, flooder.stream)
+            await trio.testing.wait_all_tasks_blocked(0.05)  # the server read what it would
+            x, y, _ = MAP.start(True)
+            await patient.stream.send_all(mov((x, y, 1, x - 1, y)))
+            await patient.until(Bye)
+            for player in players:
+                await player.stream.aclose()
+    (result,) = results
+    assert (result.winner, result.termination) == (Kind.VAMPIRES, Termination.PROTOCOL_ERROR)
+    assert f"flooding: {MAX_QUEUED} messages sent and not yet asked for" in result.detail

@@ -126,6 +126,7 @@ class ConnectionWatch:
         peer: str | None = None,
         player_peer: str | None = None,
         rules: Rules | None = None,
+        first_game: int = 1,
     ) -> None:
         self.transcript_dir = transcript_dir
         self.source = source
@@ -136,6 +137,9 @@ class ConnectionWatch:
         """The name the bot sent in NME ('' before)."""
         self.species: Kind | None = None
         self.games = 0
+        """Games begun on this connection."""
+        self.first_game = first_game
+        """The number of this connection's first game in transcript names."""
         self.session = ClientSession()
         self._decoders = {IN: Decoder(FROM_BOT), OUT: Decoder(FROM_SERVER)}
         self._broken: dict[str, bool] = {IN: False, OUT: False}
@@ -290,7 +294,7 @@ class ConnectionWatch:
         if self.transcript_dir is None:
             self._waiting.clear()
             return None
-        path = self._path(f"game{self.games}")
+        path = self._path(f"game{self.first_game + self.games - 1}")
         start = self._waiting[0][0] if self._waiting else at
         self._writer = writer = TranscriptWriter(path, start=start)
         size = self._set

@@ -9,6 +9,7 @@ bot's ``make()`` are given as ``-o KEY=VALUE`` or as plain ``--key value``
 import argparse
 import logging
 import sys
+from pathlib import Path
 from typing import Any
 
 from agents.client import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIME_BUDGET, play_blocking
@@ -45,6 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="play N games, reconnecting between them (default: what one connection offers)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of the bot's randomness")
+    parser.add_argument(
+        "--transcript",
+        default=None,
+        metavar="DIR",
+        help="write each game's traffic as this bot saw it to DIR (the server's format)",
+    )
     parser.add_argument(
         "-o",
         "--option",
@@ -114,6 +121,7 @@ def run(args: argparse.Namespace, extra: list[str] | None = None, prog: str = "v
             time_budget=args.time_budget,
             games=args.games,
             seed=args.seed,
+            transcript_dir=Path(args.transcript) if args.transcript else None,
         )
     except OSError as error:
         print(f"{prog}: {error.strerror or error}", file=sys.stderr)

@@ -4,6 +4,7 @@ import gzip
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -107,7 +108,8 @@ def _game_with_a_ply(path: Path) -> None:
     transcript.close()
 
 
-def test_log_show_boards_draws_the_board_after_each_ply(tmp_path, capsys):
+def test_log_show_boards_draws_the_board_after_each_ply(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(time, "monotonic", lambda: 1000.0)  # stopped: every line at 0.000 s
     path = tmp_path / "game.jsonl"
     _game_with_a_ply(path)
     assert main(["log", "show", str(path), "--boards"]) == 0

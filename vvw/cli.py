@@ -12,7 +12,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("map", "serve", "match", "agent", "log", "rules", "replay", "proxy")
+COMMAND_MODULES = (
+    "map", "serve", "match", "agent", "log", "rules", "replay", "proxy",
+    "tournament",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

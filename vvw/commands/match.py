@@ -191,8 +191,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"vvw match: {failure}", file=sys.stderr)
         return 2
     finally:
-        _remove_if_empty(run_dir)
-        _remove_if_empty(run_dir.parent)
+        remove_if_empty(run_dir)
+        remove_if_empty(run_dir.parent)
     if signum is not None:
         print(f"vvw match: stopped by signal {signum} after {len(played)} games",
               file=sys.stderr)
@@ -203,7 +203,8 @@ def run(args: argparse.Namespace) -> int:
     return exit_code(signum) if signum is not None else 0
 
 
-def _remove_if_empty(folder: Path) -> None:
+def remove_if_empty(folder: Path) -> None:
+    """Remove ``folder`` if it is empty (a run that kept no files leaves none)."""
     with contextlib.suppress(OSError):
         folder.rmdir()
 

@@ -19,8 +19,8 @@ from vvw.signals import exit_code, run_until_signal
 from vvw.view.live import LiveHub, serve_view
 
 
-def add_settings_arguments(parser: argparse.ArgumentParser, several_maps: bool = False) -> None:
-    """The game settings shared by ``serve``, ``match`` and ``tournament``."""
+def add_map_arguments(parser: argparse.ArgumentParser, several_maps: bool = False) -> None:
+    """``--map``: one (``serve``) or several (``match``, ``tournament``)."""
     if several_maps:
         parser.add_argument(
             "--map",
@@ -36,7 +36,10 @@ def add_settings_arguments(parser: argparse.ArgumentParser, several_maps: bool =
         parser.add_argument(
             "--map", action="append", required=True, help="map file, or bundled name (thetrap)"
         )
-    parser.add_argument("--games", type=positive_int, default=1, help="games to play (default 1)")
+
+
+def add_game_settings(parser: argparse.ArgumentParser) -> None:
+    """The settings of each game: clocks, limits, rules, seed."""
     parser.add_argument(
         "--move-time", type=positive_float, default=2.0, help="seconds per reply (default 2)"
     )
@@ -59,6 +62,13 @@ def add_settings_arguments(parser: argparse.ArgumentParser, several_maps: bool =
         help="battle rules: the course server's (default) or the specification's reading",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of the random battles")
+
+
+def add_settings_arguments(parser: argparse.ArgumentParser, several_maps: bool = False) -> None:
+    """The settings shared by ``serve`` and ``match``: maps, games, game settings, transcripts."""
+    add_map_arguments(parser, several_maps)
+    parser.add_argument("--games", type=positive_int, default=1, help="games to play (default 1)")
+    add_game_settings(parser)
     parser.add_argument(
         "--transcript",
         type=folder_to_write,

@@ -1,0 +1,166 @@
+"""``vvw tournament`` as users run it: schedules, results files, resume, signals, bad bots."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from vvw.cli import main
+from vvw.mapchoice import resolve_maps
+from vvw.participants import parse_participants
+from vvw.results import read_results
+from vvw.schedule import schedule
+
+ROOT = Path(__file__).resolve().parents[2]
+BOT = ROOT / "tests" / "server" / "bots" / "bot.py"
+FAST = ["--maps", "testmap", "--ply-limit", "8", "--seed", "5"]
+
+
+def bot(mode: str, *extra: str) -> str:
+    return " ".join([sys.executable, str(BOT), mode, "{host}", "{port}", *extra])
+
+
+def comparable(path: Path) -> list[tuple]:
+    """What decides a game, without times and paths: equal for equal plays."""
+    _, games = read_results(path)
+    return sorted(
+        (g.key, g.vampires.name, g.werewolves.name, g.vampires.seed, g.werewolves.seed,
+         g.map, g.battle_seed, g.winner, g.termination, g.plies,
+         g.vampires.creatures, g.werewolves.creatures) for g in games)
+
+
+def test_schedule_pairs_games_with_sides_swapped_on_the_same_map_and_seed():
+    players = parse_participants(["random", "greedy", "name=c", "random"])
+    maps = resolve_maps(["thetrap", "testmap"])
+    games = schedule(players, "round-robin", maps, 2, seed=3)
+    assert len(games) == 3 * 2 * 2 * 2  # pairings × maps × rounds × 2
+    assert len({g.key for g in games}) == len(games)
+    for first, second in zip(games[::2], games[1::2], strict=True):
+        assert first.pair == second.pair and first.map == second.map
+        assert first.battle_seed == second.battle_seed
+        assert (first.vampires, first.werewolves) == (second.werewolves, second.vampires)
+    assert games == schedule(players, "round-robin", maps, 2, seed=3)  # reproducible
+    assert [g.battle_seed for g in games] != [
+        g.battle_seed for g in schedule(players, "round-robin", maps, 2, seed=4)]
+    gauntlet = schedule(players, "gauntlet", maps[:1], 1, seed=3)
+    assert {(g.vampires.name, g.werewolves.name) for g in gauntlet} == {
+        ("random", "greedy"), ("greedy", "random"), ("random", "c"), ("c", "random")}
+
+
+def test_a_crashing_bot_loses_its_games_and_the_run_goes_on(tmp_path, capsys):
+    results = tmp_path / "r.jsonl"
+    code = main(["tournament", "name=good", bot("play"), "name=bad", bot("crash"),
+                 "name=also", bot("play"), *FAST, "--results", str(results)])
+    out = capsys.readouterr().out
+    assert code == 0
+    header, games = read_results(results)
+    assert len(games) == header.games == 6
+    crashes = [g for g in games if g.termination == "crash"]
+    assert len(crashes) == 4 and all(g.loser().name == "bad" for g in crashes)
+    assert all("exited with code 3" in g.reason for g in crashes)
+    for game in crashes:
+        (err,) = game.loser().outputs
+        assert Path(err).read_text().endswith("boom: the bot broke\n")
+        assert game.logs is not None and game.logs in out  # the summary says where
+    assert "abnormal games (4):" in out
+
+
+def test_report_recomputes_the_tables_from_the_file_alone(tmp_path, capsys):
+    results = tmp_path / "r.jsonl"
+    assert main(["tournament", "name=one", bot("play"), "name=two", bot("play"), *FAST,
+                 "--rounds", "2", "--results", str(results), "--sprt", "elo0=0,elo1=50"]) == 0
+    printed = capsys.readouterr().out
+    assert main(["tournament", "report", str(results)]) == 0
+    again = capsys.readouterr().out
+    assert again.strip() in printed and "LLR" in again
+    assert main(["tournament", "report", str(results), "--json"]) == 0
+    tables = json.loads(capsys.readouterr().out)
+    one = next(row for row in tables["participants"] if row["participant"] == "one")
+    assert one["games"] == 4 and one["wins"] + one["draws"] + one["losses"] == 4
+    assert tables["sprt"]["upper"] == pytest.approx(2.944, abs=0.001)
+    assert main(["tournament", "report", str(results), "--csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("participant,opponent,games")
+
+
+def test_report_of_a_file_that_is_not_results_is_one_line(tmp_path, capsys):
+    bad = tmp_path / "x.jsonl"
+    bad.write_text("hello\n")
+    assert main(["tournament", "report", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "not a results line" in err and len(err.strip().splitlines()) == 1
+
+
+def test_an_existing_results_file_needs_resume_and_the_same_plan(tmp_path, capsys):
+    results = tmp_path / "r.jsonl"
+    base = ["tournament", "name=one", bot("play"), "name=two", bot("play"), *FAST,
+            "--results", str(results)]
+    assert main(base) == 0
+    assert main(base) == 2
+    assert "add --resume" in capsys.readouterr().err
+    assert main([*base, "--resume", "--move-time", "1"]) == 2
+    assert "holds another run (its settings differ)" in capsys.readouterr().err
+    assert main([*base, "--resume"]) == 0  # nothing left to play
+    assert "2 games, 0 to play" in capsys.readouterr().out
+
+
+def test_concurrency_two_plays_the_same_games_as_one(tmp_path):
+    players = ["name=a", bot("play"), "name=b", bot("play"), "name=c", bot("play")]
+    files = []
+    for concurrency in ("1", "2"):
+        results = tmp_path / f"c{concurrency}.jsonl"
+        assert main(["tournament", *players, *FAST, "--concurrency", concurrency,
+                     "--results", str(results)]) == 0
+        files.append(comparable(results))
+    assert files[0] == files[1] and len(files[0]) == 6
+
+
+def _our_processes(marker: str) -> list[int]:
+    """Processes whose command line mentions ``marker`` (our bots, by their pid file)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129),
+                                               (signal.SIGINT, 130)])
+def test_a_signal_mid_run_ends_every_bot_keeps_every_game_and_resume_plays_the_rest(
+    tmp_path, signum, code
+):
+    stalled = tmp_path / "stalled.pid"
+    results = tmp_path / "r.jsonl"
+    command = [sys.executable, "-m", "vvw", "tournament", "name=a", bot("play"),
+               "name=b", bot("play"), "name=s", bot("stall", str(stalled)),
+               "--maps", "testmap", "--ply-limit", "8", "--seed", "5", "--move-time", "0.5",
+               "--on-timeout", "forfeit", "--results", str(results)]
+    run = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    deadline = time.monotonic() + 60
+    while not stalled.exists():  # a separate process: nothing to wait on but its file
+        assert time.monotonic() < deadline and run.poll() is None
+        time.sleep(0.02)
+    run.send_signal(signum)  # during a game of a:s, after the two games of a:b
+    out, err = run.communicate(timeout=30)
+    assert run.returncode == code, err
+    assert "Traceback" not in err.decode() and "--resume" in err.decode()
+    assert _our_processes(str(tmp_path)) == []
+    _, kept = read_results(results)
+    assert [g.key for g in kept] == ["r1:m0:a:b:1", "r1:m0:a:b:2"]
+    assert "2 of 6 games played" in out.decode()
+    resumed = subprocess.run([*command, "--resume"], cwd=tmp_path, capture_output=True,
+                             timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert resumed.returncode == 0, resumed.stderr
+    assert "6 games, 4 to play" in resumed.stdout.decode()
+    header, games = read_results(results)
+    assert len(games) == header.games == 6 and len({g.key for g in games}) == 6
+    assert [g.key for g in games[:2]] == [g.key for g in kept]

@@ -1,0 +1,88 @@
+"""What a user sees while a run goes: a line per finished game and, in a terminal, a live
+footer with the games done, the time left and the running standings (drawn by ``rich``)."""
+
+import time
+from types import TracebackType
+
+from rich.console import Console, Group
+from rich.live import Live
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from vvw.results import GameLine
+from vvw.standings import Standings
+
+SHOWN = 12
+"""Participants shown in the live standings (the best ones)."""
+
+
+def describe_game(game: GameLine) -> str:
+    """``r1:m0:a:b:1 on thetrap: a (vampires) beats b by elimination after 23 plies``."""
+    names = f"{game.vampires.name} vs {game.werewolves.name}"
+    if game.winner is None:
+        outcome = f"draw by {game.termination}"
+    else:
+        winner = game.vampires if game.winner == "vampires" else game.werewolves
+        outcome = f"{winner.name} ({game.winner}) wins by {game.termination}"
+    line = f"{game.key} on {game.map}: {names}: {outcome} after {game.plies} plies"
+    if game.abnormal:
+        line += f": {game.reason}"
+    return line
+
+
+class RunProgress:
+    """Reports each finished game; in a terminal, also the live footer."""
+
+    def __init__(self, total: int, done: int, console: Console | None = None) -> None:
+        self.console = console or Console(highlight=False)
+        self.total = total
+        self.done = done
+        self.started = time.monotonic()
+        self.bar = Progress(
+            TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("left"),
+            TimeRemainingColumn(), console=self.console, auto_refresh=False,
+        )
+        self.task = self.bar.add_task("games", total=total, completed=done)
+        self.live: Live | None = None
+        self.table: Table | None = None
+
+    def __enter__(self) -> "RunProgress":
+        if self.console.is_terminal:
+            self.live = Live(self._render(), console=self.console, refresh_per_second=4,
+                             transient=True)
+            self.live.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if self.live is not None:
+            self.live.stop()
+
+    def _render(self) -> Group:
+        return Group(self.bar, *([self.table] if self.table is not None else []))
+
+    def finished(self, game: GameLine, table: Standings) -> None:
+        """A game ended: print its line, move the bar, show the new standings."""
+        self.done += 1
+        self.console.print(f"[{self.done}/{self.total}] {describe_game(game)}",
+                           markup=False, highlight=False, soft_wrap=True)
+        self.bar.update(self.task, completed=self.done)
+        if self.live is not None:
+            self.table = _standings_table(table)
+            self.live.update(self._render(), refresh=True)
+
+
+def _standings_table(table: Standings) -> Table:
+    shown = Table(box=None, pad_edge=False)
+    for column in ("participant", "games", "W-D-L", "score", "Elo ± 95 %", "LOS"):
+        shown.add_column(column, justify="left" if column == "participant" else "right")
+    for row in table.participants[:SHOWN]:
+        shown.add_row(
+            row.name, str(row.games), f"{row.wins}-{row.draws}-{row.losses}",
+            f"{row.estimate.score:.1%}" if row.games else "-", row.estimate.format(),
+            f"{row.estimate.los:.1%}" if row.games else "-",
+        )
+    if table.sprt is not None and table.llr is not None:
+        shown.caption = (f"SPRT LLR {table.llr:.2f} in [{table.sprt.lower:.2f},"
+                         f" {table.sprt.upper:.2f}]")
+    return shown

@@ -1,0 +1,192 @@
+"""The results file: JSON Lines, a header line then one line per finished game, appended
+(and flushed to disk) the moment each game ends, so a run stopped in any way keeps every
+game it finished. ``vvw tournament``, ``vvw tournament report`` and
+``benchmarks/strength.py`` all read and write it.
+
+The header (``"type": "run"``) says what was planned: participants and their commands,
+format, maps, rounds, seed, settings, SPRT; a game line (``"type": "game"``) says which
+scheduled game it is (``key``), who played which side with what seed, the map and battle
+seed, the result, termination and reason, plies, longest thinks, and where its
+transcript and the bots' output are.
+"""
+
+import json
+import os
+from pathlib import Path
+from typing import IO, Any
+
+import attrs
+
+VERSION = 1
+NORMAL_ENDINGS = frozenset({"elimination", "ply limit", "game time limit"})
+"""Terminations by the board or the clock of the rules; anything else is abnormal."""
+
+
+class ResultsFileError(ValueError):
+    """A results file that cannot be read, or that belongs to another run."""
+
+
+@attrs.frozen
+class Side:
+    """One side of a finished game."""
+
+    name: str
+    command: str
+    seed: int | None = None
+    creatures: int = 0
+    longest_think: float | None = None
+    skipped_turns: int = 0
+    outputs: tuple[str, ...] = attrs.field(default=(), converter=lambda items: tuple(items))
+    """The bot's non-empty output files (standard output, standard error)."""
+
+
+@attrs.frozen
+class GameLine:
+    """One finished game, as written to the results file."""
+
+    key: str
+    """Which scheduled game: the same in every run of the same plan (resume skips it)."""
+    pair: str
+    """The two games of a pair (same map and battle seed, sides swapped) share it."""
+    round: int
+    map: str
+    battle_seed: int | None
+    vampires: Side = attrs.field(converter=lambda s: s if isinstance(s, Side) else Side(**s))
+    werewolves: Side = attrs.field(converter=lambda s: s if isinstance(s, Side) else Side(**s))
+    winner: str | None
+    """``"vampires"``, ``"werewolves"``, or ``None`` for a draw."""
+    termination: str
+    reason: str = ""
+    plies: int = 0
+    transcript: str | None = None
+    logs: str | None = None
+    """The game's folder (bots' output, transcript), if anything was kept."""
+    seconds: float | None = None
+
+    @property
+    def abnormal(self) -> bool:
+        return self.termination not in NORMAL_ENDINGS
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.vampires.name, self.werewolves.name)
+
+    def score_of(self, name: str) -> float:
+        """1 for a win of ``name``, ½ for a draw, 0 for a loss."""
+        if self.winner is None:
+            return 0.5
+        winner = self.vampires if self.winner == "vampires" else self.werewolves
+        return 1.0 if winner.name == name else 0.0
+
+    def loser(self) -> Side | None:
+        if self.winner is None:
+            return None
+        return self.werewolves if self.winner == "vampires" else self.vampires
+
+
+@attrs.frozen
+class Header:
+    """What the run planned. ``plan`` (all but the command line) must match to resume."""
+
+    participants: tuple[tuple[str, str], ...] = attrs.field(
+        converter=lambda items: tuple(tuple(item) for item in items))
+    """``(name, command)`` of each participant, in order."""
+    format: str
+    maps: tuple[str, ...] = attrs.field(converter=lambda items: tuple(items))
+    rounds: int
+    seed: int
+    games: int
+    """Games scheduled."""
+    settings: dict[str, Any] = attrs.field(factory=dict)
+    sprt: dict[str, float] | None = None
+    command: str = ""
+
+    def plan(self) -> dict[str, Any]:
+        return {k: v for k, v in _jsonable(self).items() if k != "command"}
+
+
+def _jsonable(value: Any) -> Any:
+    if attrs.has(type(value)):
+        return {k: _jsonable(v) for k, v in attrs.asdict(value, recurse=False).items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def _line(kind: str, value: Any) -> str:
+    return json.dumps({"type": kind, **_jsonable(value)}, ensure_ascii=False) + "\n"
+
+
+def _build(cls: type, fields: dict[str, Any]) -> Any:
+    known = {field.name for field in attrs.fields(cls)}
+    return cls(**{k: v for k, v in fields.items() if k in known})
+
+
+def read_results(path: Path) -> tuple[Header, list[GameLine]]:
+    """The header and the games of a results file; :class:`ResultsFileError` if it is not
+    one. A last line cut short (the run was killed mid-write) is left out."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ResultsFileError(f"cannot read {path}: {error}") from None
+    header: Header | None = None
+    games: list[GameLine] = []
+    lines = text.split("\n")
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            fields = json.loads(line)
+            kind = fields.pop("type")
+            if kind == "run":
+                header = _build(Header, fields)
+            elif kind == "game":
+                games.append(_build(GameLine, fields))
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            if number == len(lines):  # no newline after it: cut short by a kill
+                break
+            raise ResultsFileError(f"{path}:{number}: not a results line ({error})") from None
+    if header is None:
+        raise ResultsFileError(f"{path}: no header line: not a vvw results file")
+    return header, games
+
+
+class ResultsWriter:
+    """Appends game lines to a results file, each on disk before :meth:`add` returns."""
+
+    def __init__(self, path: Path, header: Header) -> None:
+        """Start ``path`` with ``header``, or continue it when it has the same plan."""
+        self.path = path
+        if path.exists() and path.stat().st_size > 0:
+            existing, _ = read_results(path)
+            if existing.plan() != header.plan():
+                changed = sorted(k for k, v in header.plan().items()
+                                 if existing.plan().get(k) != v)
+                raise ResultsFileError(
+                    f"{path} holds another run (its {', '.join(changed)} differ)")
+            _cut_partial_line(path)
+            self._file: IO[str] = path.open("a", encoding="utf-8")
+        else:
+            self._file = path.open("w", encoding="utf-8")
+            self._write(_line("run", header))
+
+    def _write(self, text: str) -> None:
+        self._file.write(text)
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def add(self, game: GameLine) -> None:
+        self._write(_line("game", game))
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _cut_partial_line(path: Path) -> None:
+    """Drop a last line with no newline (a write cut short), so appending starts clean."""
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as file:
+            file.truncate(data.rfind(b"\n") + 1)

@@ -1,0 +1,66 @@
+"""The games of a tournament, decided before any is played: who meets whom, on which map,
+with which battle seed and which seeds for the bots, all from the run's one seed.
+
+Every pairing plays, in each round, on each map, a pair of games with sides swapped on
+the same map and the same battle seed. Games are ordered round by round, map by map, so a
+run stopped early has played every pairing about equally. Each game has a ``key`` that is
+the same in every run of the same plan: ``--resume`` plays the keys not yet in the file.
+"""
+
+import attrs
+
+from vvw.mapchoice import MapChoice
+from vvw.participants import Participant
+from vvw.seeds import derive
+
+FORMATS = ("round-robin", "gauntlet")
+
+
+@attrs.frozen
+class ScheduledGame:
+    """One game to play, with everything needed to play it again the same way."""
+
+    key: str
+    pair: str
+    round: int
+    number: int
+    """Its place in the schedule, from 1."""
+    vampires: Participant
+    werewolves: Participant
+    map: MapChoice
+    battle_seed: int
+    seeds: tuple[int, int]
+    """The vampires' and the werewolves' own seeds."""
+
+
+def pairings(participants: list[Participant], form: str) -> list[tuple[Participant, Participant]]:
+    """Round robin: every two participants; gauntlet: the first against each other one."""
+    if form == "gauntlet":
+        return [(participants[0], other) for other in participants[1:]]
+    return [(a, b) for i, a in enumerate(participants) for b in participants[i + 1 :]]
+
+
+def schedule(
+    participants: list[Participant], form: str, maps: list[MapChoice], rounds: int, seed: int
+) -> list[ScheduledGame]:
+    """Every game of the run, in the order they are started."""
+    games: list[ScheduledGame] = []
+    for round_number in range(1, rounds + 1):
+        for map_index, choice in enumerate(maps):
+            for first, second in pairings(participants, form):
+                pair = f"r{round_number}:m{map_index}:{first.name}:{second.name}"
+                battle_seed = derive(seed, "battle", pair)
+                for leg, (vampires, werewolves) in enumerate(((first, second), (second, first))):
+                    key = f"{pair}:{leg + 1}"
+                    games.append(ScheduledGame(
+                        key=key,
+                        pair=pair,
+                        round=round_number,
+                        number=len(games) + 1,
+                        vampires=vampires,
+                        werewolves=werewolves,
+                        map=choice,
+                        battle_seed=battle_seed,
+                        seeds=(derive(seed, "bot", key, 0), derive(seed, "bot", key, 1)),
+                    ))
+    return games

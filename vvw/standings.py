@@ -1,0 +1,200 @@
+"""The tables of a run, computed from its results file alone: per participant, per pair of
+participants, the SPRT when one was asked for, and the games that ended abnormally."""
+
+import csv
+import io
+import math
+from collections import Counter
+from typing import Any
+
+import attrs
+
+from vvw.results import GameLine, Header
+from vvw.stats import PAIR_SCORES, EloEstimate, Sprt, wdl_estimate
+
+
+@attrs.frozen
+class Tally:
+    """Games of one participant (or of the first of a pair), from its view."""
+
+    name: str
+    opponent: str | None
+    wins: int
+    draws: int
+    losses: int
+    estimate: EloEstimate
+    abnormal: int = 0
+    """Games it lost abnormally (crash, illegal ply, time forfeit, protocol error…)."""
+    pairs: tuple[int, ...] = ()
+    """Complete pairs of games by pair score: LL, LD, WL+DD, WD, WW."""
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> float:
+        return self.wins + self.draws / 2
+
+
+@attrs.frozen
+class Standings:
+    header: Header
+    played: int
+    participants: list[Tally]
+    """Best score first."""
+    pairs: list[Tally]
+    abnormal: list[GameLine]
+    sprt: Sprt | None
+    llr: float | None
+
+
+def unique(games: list[GameLine]) -> list[GameLine]:
+    """The games, each key once (the first line of it)."""
+    seen: set[str] = set()
+    kept = []
+    for game in games:
+        if game.key not in seen:
+            seen.add(game.key)
+            kept.append(game)
+    return kept
+
+
+def _tally(name: str, opponent: str | None, games: list[GameLine]) -> Tally:
+    scores = [game.score_of(name) for game in games]
+    wins, draws, losses = scores.count(1.0), scores.count(0.5), scores.count(0.0)
+    abnormal = sum(
+        1 for game in games if game.abnormal and (loser := game.loser()) and loser.name == name
+    )
+    by_pair: dict[str, list[float]] = {}
+    for game, score in zip(games, scores, strict=True):
+        by_pair.setdefault(game.pair, []).append(score)
+    counts = Counter(sum(pair) / 2 for pair in by_pair.values() if len(pair) == 2)
+    pairs = tuple(counts[score] for score in PAIR_SCORES)
+    return Tally(name, opponent, wins, draws, losses, wdl_estimate(wins, draws, losses),
+                 abnormal, pairs)
+
+
+def standings(header: Header, games: list[GameLine]) -> Standings:
+    """Every table of the run from its header and its game lines."""
+    games = unique(games)
+    names = [name for name, _ in header.participants]
+    rows = [_tally(name, None, [g for g in games if name in g.names]) for name in names]
+    rows.sort(key=lambda row: (-row.points / row.games if row.games else 0.0, names.index(
+        row.name)))
+    pairs = []
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            mine = [g for g in games if set(g.names) == {first, second}]
+            if mine:
+                pairs.append(_tally(first, second, mine))
+    sprt = Sprt(**header.sprt) if header.sprt else None
+    llr = None
+    if sprt is not None and len(names) == 2:
+        first_pairs = pairs[0].pairs if pairs else (0,) * len(PAIR_SCORES)
+        llr = sprt.llr(first_pairs, PAIR_SCORES)
+    abnormal = [g for g in games if g.abnormal]
+    return Standings(header, len(games), rows, pairs, abnormal, sprt, llr)
+
+
+def _percent(value: float) -> str:
+    return f"{value:.1%}"
+
+
+def _los(estimate: EloEstimate) -> str:
+    return f"{estimate.los:.1%}" if estimate.samples else "-"
+
+
+def format_text(table: Standings) -> str:
+    """The standings as a user reads them at the end of a run (and from ``report``)."""
+    head = table.header
+    lines = [
+        f"{table.played} of {head.games} games played ({head.format}, {len(head.maps)} map"
+        f"{'s' * (len(head.maps) != 1)}, {head.rounds} round{'s' * (head.rounds != 1)},"
+        f" seed {head.seed})",
+        "",
+        f"{'#':>2}  {'participant':<24} {'games':>5} {'W':>4} {'D':>4} {'L':>4} {'score':>6}"
+        f"  {'Elo ± 95 %':>16} {'LOS':>6} {'abnormal':>8}",
+    ]
+    for place, row in enumerate(table.participants, 1):
+        score = _percent(row.estimate.score) if row.games else "-"
+        lines.append(
+            f"{place:>2}  {row.name[:24]:<24} {row.games:>5} {row.wins:>4} {row.draws:>4}"
+            f" {row.losses:>4} {score:>6}  {row.estimate.format():>16} {_los(row.estimate):>6}"
+            f" {row.abnormal:>8}"
+        )
+    if table.pairs:
+        lines += ["", f"{'pair':<40} {'games':>5} {'W-D-L':>11} {'score':>6}  {'Elo ± 95 %':>16}"
+                  f" {'LOS':>6}  pairs LL/LD/½/WD/WW"]
+        for pair in table.pairs:
+            label = f"{pair.name} vs {pair.opponent}"
+            wdl = f"{pair.wins}-{pair.draws}-{pair.losses}"
+            lines.append(
+                f"{label[:40]:<40} {pair.games:>5} {wdl:>11} {_percent(pair.estimate.score):>6}"
+                f"  {pair.estimate.format():>16} {_los(pair.estimate):>6}  "
+                + "/".join(str(n) for n in pair.pairs)
+            )
+    if table.sprt is not None and table.llr is not None:
+        lines += ["", table.sprt.describe(table.llr)]
+    if table.abnormal:
+        lines += ["", f"abnormal games ({len(table.abnormal)}):"]
+        for game in table.abnormal:
+            loser = game.loser()
+            who = f"{loser.name} loses" if loser else "no winner"
+            where = game.logs or game.transcript or "no files kept"
+            lines.append(f"  {game.key} on {game.map}: {who} by {game.termination}:"
+                         f" {game.reason} [{where}]")
+    return "\n".join(lines)
+
+
+def _finite(value: float) -> float | None:
+    return None if math.isinf(value) or math.isnan(value) else round(value, 2)
+
+
+def _row(tally: Tally) -> dict[str, Any]:
+    estimate = tally.estimate
+    return {
+        "participant": tally.name,
+        "opponent": tally.opponent,
+        "games": tally.games,
+        "wins": tally.wins,
+        "draws": tally.draws,
+        "losses": tally.losses,
+        "score": round(estimate.score, 4),
+        "elo": _finite(estimate.elo),
+        "elo_error": _finite(estimate.error),
+        "elo_low": _finite(estimate.low),
+        "elo_high": _finite(estimate.high),
+        "los": round(estimate.los, 4),
+        "abnormal_losses": tally.abnormal,
+        "pairs_ll_ld_half_wd_ww": list(tally.pairs),
+    }
+
+
+def to_json(table: Standings) -> dict[str, Any]:
+    """The tables as one JSON object (infinite Elo as ``null``)."""
+    return {
+        "played": table.played,
+        "scheduled": table.header.games,
+        "participants": [_row(row) for row in table.participants],
+        "pairs": [_row(pair) for pair in table.pairs],
+        "sprt": None if table.sprt is None or table.llr is None else {
+            **attrs.asdict(table.sprt), "llr": round(table.llr, 4),
+            "lower": round(table.sprt.lower, 4), "upper": round(table.sprt.upper, 4),
+            "decision": table.sprt.decision(table.llr)},
+        "abnormal": [{"key": g.key, "map": g.map, "termination": g.termination,
+                      "reason": g.reason, "logs": g.logs, "transcript": g.transcript}
+                     for g in table.abnormal],
+    }
+
+
+def to_csv(table: Standings) -> str:
+    """The participants' rows then the pairs' rows (``opponent`` empty for a participant)."""
+    out = io.StringIO()
+    rows = [_row(row) for row in table.participants] + [_row(pair) for pair in table.pairs]
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["participant"])
+    writer.writeheader()
+    for row in rows:
+        row["pairs_ll_ld_half_wd_ww"] = "/".join(map(str, row["pairs_ll_ld_half_wd_ww"]))
+        writer.writerow(row)
+    return out.getvalue()

@@ -151,8 +151,8 @@ def _play(args: argparse.Namespace, header: Header, todo: list[ScheduledGame],
     finished = {game.key for game in done}
     remaining = [game for game in todo if game.key not in finished]
     print(f"{len(header.participants)} participants, {len(header.maps)} maps,"
-          f" rounds {header.rounds}: {len(todo)} games, {len(remaining)} to play; seed {header.seed};"
-          f" results in {path}", flush=True)
+          f" rounds {header.rounds}: {len(todo)} games, {len(remaining)} to play;"
+          f" seed {header.seed}; results in {path}", flush=True)
     if args.concurrency > cores():
         print(f"vvw tournament: warning: --concurrency {args.concurrency} is more than the"
               f" {cores()} cores here: bots may think slower and lose on time",

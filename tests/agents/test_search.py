@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from agents.alphabeta import AlphaBetaAgent, SearchStats, make, ply_children, stop_time
+from agents.alphabeta import RISK, AlphaBetaAgent, SearchStats, make, ply_children, stop_time
 from agents.arena import play_game
 from agents.evaluation import LOSS, WIN, evaluate
 from agents.random_bot import make as make_random
@@ -97,15 +97,17 @@ def test_does_not_offer_the_enemy_a_coin_flip_for_the_whole_game() -> None:
 
 
 def test_without_risk_aversion_a_coin_flip_is_worth_a_draw() -> None:
-    state = board(5, 6, v=(2, 2, 4), w=(3, 2, 4))
-    plain, averse = AlphaBetaAgent(depth=2, risk=0.0), AlphaBetaAgent(depth=2)
-    for agent in (plain, averse):
-        agent.species = V
-    attack = plain._keyed(state, plain.zobrist.key(state), (Move(2, 2, 4, 3, 2),))
-    assert len(attack) == 2
-    inf = float("inf")
-    assert plain._ply_value(attack, 1, -inf, inf) == pytest.approx(0.0, abs=1e-6 * WIN)
-    assert averse._ply_value(attack, 1, -inf, inf) < -0.2 * WIN
+    # On a 1 × 2 board the vampires' only ply is to attack the equal werewolf group: the
+    # game is won or lost on that battle, even odds.
+    state = board(1, 2, v=(0, 0, 4), w=(1, 0, 4))
+    values = {}
+    for risk in (0.0, RISK):
+        agent = AlphaBetaAgent(depth=2, risk=risk)
+        agent.new_game(V, state)
+        assert agent.choose_ply(state, time.monotonic() + 30) == (Move(0, 0, 4, 1, 0),)
+        values[risk] = agent.last_stats.value
+    assert values[0.0] == pytest.approx(0.0, abs=1e-6 * WIN)
+    assert values[RISK] < -0.2 * WIN
 
 
 def test_attacks_when_a_kill_is_certain_and_wins() -> None:

@@ -5,7 +5,7 @@ from engine import Kind, Move, Rule
 from protocol.codec import End, Mov, Nme, encode
 from protocol.transcript import Frame, Header, Note, Ply, read_transcript
 from protocol.watch import Began, ConnectionWatch, Ended, Garbled, Odd, Played, Said, Told
-from tests.test_course_transcript import GREETING_VAMPIRES, MAP_BYTES, UPD_VAMPIRES
+from tests.helpers.course import GREETING_VAMPIRES, MAP_BYTES, UPD_VAMPIRES
 
 PLIES = [((4, 3, 4, 3, 2),), ((3, 2, 4, 2, 2),), ((2, 2, 9, 3, 2),)]
 

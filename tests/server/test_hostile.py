@@ -15,8 +15,8 @@ from protocol.transcript import Frame, read_transcript
 from server.player import MAX_QUEUED
 from server.serving import MAX_PENDING
 from server.settings import Settings
+from tests.helpers.serving import MAP, Manual, Seats, fake_bot, start_server
 from tests.server.fakes import FakeBot, mov, scripted
-from tests.server.test_serving_tcp import MAP, Manual, Seats, _bot, _start
 from vvw.cli import main
 from vvw.commands.log import render
 
@@ -35,12 +35,12 @@ async def test_a_forged_name_is_printed_escaped_and_kept_exactly(tmp_path, caplo
     seats = Seats()
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await _start(nursery, results, tmp_path, on_seated=seats)
+            port = await start_server(nursery, results, tmp_path, on_seated=seats)
             stream = await trio.open_tcp_stream("127.0.0.1", port)
             forger = FakeBot(stream, FORGER, scripted({0: mov()}))  # MOV 0: it loses at once
             nursery.start_soon(forger.run)
             await seats.events[0].wait()
-            await _bot(nursery, port, b"b", 2)
+            await fake_bot(nursery, port, b"b", 2)
     (result,) = results
     assert result.vampires.name == FORGER.decode()  # the record keeps the name as sent
     line = result.summary()
@@ -72,7 +72,7 @@ async def test_silent_connections_never_keep_a_real_bot_out(tmp_path):
     silent = []
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await _start(nursery, results, tmp_path, on_seated=seats)
+            port = await start_server(nursery, results, tmp_path, on_seated=seats)
             for _ in range(3 * MAX_PENDING):  # they would fill every waiting slot
                 silent.append(await trio.open_tcp_stream("127.0.0.1", port))
             nursery.start_soon(_real_bot, port, "first")
@@ -97,7 +97,7 @@ async def test_a_bot_turned_away_says_so_and_exits_non_zero(tmp_path, capfd):
     seats = Seats()
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await _start(nursery, results, tmp_path, on_seated=seats)
+            port = await start_server(nursery, results, tmp_path, on_seated=seats)
             players = []
             for name in (b"a", b"b"):
                 players.append(Manual(await trio.open_tcp_stream("127.0.0.1", port)))
@@ -141,7 +141,7 @@ async def test_a_seated_bot_that_floods_is_dropped_before_the_game_and_memory_st
     seats = Seats()
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await _start(nursery, results, tmp_path, on_seated=seats)
+            port = await start_server(nursery, results, tmp_path, on_seated=seats)
             flooder = Manual(await trio.open_tcp_stream("127.0.0.1", port))
             await flooder.stream.send_all(encode(Nme(b"flooder")))
             await flooder.until(Map)  # seated, waiting for an opponent
@@ -152,9 +152,9 @@ async def test_a_seated_bot_that_floods_is_dropped_before_the_game_and_memory_st
                 _, peak = tracemalloc.get_traced_memory()
             finally:
                 tracemalloc.stop()
-            await _bot(nursery, port, b"a", 1)
+            await fake_bot(nursery, port, b"a", 1)
             await seats.events[1].wait()
-            await _bot(nursery, port, b"b", 2)
+            await fake_bot(nursery, port, b"b", 2)
     assert peak < 4_000_000  # bytes allocated at most during the flood (unbounded: ~60 MB)
     (result,) = results
     assert (result.vampires.name, result.werewolves.name) == ("a", "b")
@@ -167,7 +167,7 @@ async def test_a_bot_that_floods_during_the_game_loses_by_protocol_error(tmp_pat
     settings = Settings(seed=1, rules=Rules(max_plies=20), move_time=1000.0)
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await _start(nursery, results, tmp_path, settings=settings)
+            port = await start_server(nursery, results, tmp_path, settings=settings)
             players = []
             for name in (b"patient", b"flooder"):
                 players.append(Manual(await trio.open_tcp_stream("127.0.0.1", port)))

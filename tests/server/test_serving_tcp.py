@@ -2,32 +2,10 @@
 
 import trio
 
-from engine import Kind, Rules, Termination
-from protocol.codec import FROM_SERVER, Bye, Decoder, End, Map, Message, Nme, Upd, encode
+from engine import Kind, Termination
+from protocol.codec import Bye, End, Map, Nme, Upd, encode
 from protocol.transcript import Frame, Header, Ply, Result, read_transcript
-from server.serving import serve
-from server.settings import Settings
-from tests.helpers.maps import load
-from tests.server.fakes import FakeBot, random_policy
-
-MAP = load("testmap")
-
-MAP = load("testmap")
-
-
-async def _start(nursery, results, tmp_path, **options):
-    options.setdefault("settings", Settings(seed=1, rules=Rules(max_plies=20)))
-    return await nursery.start(
-        lambda task_status: serve(MAP, port=0, transcript_dir=tmp_path, on_result=results.append,
-                                  task_status=task_status, **options)
-    )
-
-
-async def _bot(nursery, port, name: bytes, seed: int) -> FakeBot:
-    stream = await trio.open_tcp_stream("127.0.0.1", port)
-    bot = FakeBot(stream, name, random_policy(seed))
-    nursery.start_soon(bot.run)
-    return bot
+from tests.helpers.serving import Manual, Seats, fake_bot, start_server
 
 
 async def _read_all(stream) -> bytes:
@@ -37,38 +15,12 @@ async def _read_all(stream) -> bytes:
     return bytes(data)
 
 
-class Manual:
-    """A bot driven step by step by the test."""
-
-    def __init__(self, stream: trio.SocketStream) -> None:
-        self.stream, self.decoder, self.messages = stream, Decoder(FROM_SERVER), []
-
-    async def until(self, kind: type) -> list[Message]:
-        while not any(isinstance(m, kind) for m in self.messages):
-            data = await self.stream.receive_some()
-            assert data, "closed early"
-            self.messages += self.decoder.feed(data)
-        return self.messages
-
-
-class Seats:
-    """``on_seated`` hook: an event per seating, in order."""
-
-    def __init__(self) -> None:
-        self.events = [trio.Event() for _ in range(8)]
-        self.count = 0
-
-    def __call__(self, species: Kind, name: str) -> None:
-        self.events[self.count].set()
-        self.count += 1
-
-
 async def test_lobby_misfits_refusal_and_two_games_with_reconnecting_bots(tmp_path):
     results: list = []
     seats = Seats()
     with trio.fail_after(20):  # a refusal or a drop that never comes would hang: fail instead
         async with trio.open_nursery() as nursery:
-            port = await _start(nursery, results, tmp_path, games=2, on_seated=seats)
+            port = await start_server(nursery, results, tmp_path, games=2, on_seated=seats)
             # Connections that never complete an NME keep no one out.
             early = await trio.open_tcp_stream("127.0.0.1", port)
             await early.aclose()
@@ -81,7 +33,7 @@ async def test_lobby_misfits_refusal_and_two_games_with_reconnecting_bots(tmp_pa
             vamp = Manual(await trio.open_tcp_stream("127.0.0.1", port))
             await vamp.stream.send_all(encode(Nme(b"vamp")))
             await vamp.until(Map)  # greeted
-            wolf = await _bot(nursery, port, b"wolf", 2)
+            wolf = await fake_bot(nursery, port, b"wolf", 2)
             await vamp.until(Upd)  # the game has begun
             third = await trio.open_tcp_stream("127.0.0.1", port)
             await third.send_all(encode(Nme(b"third")))
@@ -94,9 +46,9 @@ async def test_lobby_misfits_refusal_and_two_games_with_reconnecting_bots(tmp_pa
             await vamp.stream.aclose()
             await silent.aclose()
             # Game 2: both reconnect.
-            bots = [await _bot(nursery, port, b"wolf", 3)]
+            bots = [await fake_bot(nursery, port, b"wolf", 3)]
             await seats.events[2].wait()  # the first must be seated before the second connects
-            bots.append(await _bot(nursery, port, b"vamp", 4))
+            bots.append(await fake_bot(nursery, port, b"vamp", 4))
     first, second = results
     assert (first.winner, first.termination, first.plies) == (
         Kind.WEREWOLVES, Termination.ILLEGAL_PLY, 0)
@@ -123,11 +75,11 @@ async def _normal_game(folder, keep: bool):
     seats = Seats()
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await _start(nursery, results, folder, keep_all_transcripts=keep,
+            port = await start_server(nursery, results, folder, keep_all_transcripts=keep,
                                 on_seated=seats)
-            await _bot(nursery, port, b"a", 1)
+            await fake_bot(nursery, port, b"a", 1)
             await seats.events[0].wait()
-            await _bot(nursery, port, b"b", 2)
+            await fake_bot(nursery, port, b"b", 2)
     assert results[0].termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
     return sorted(folder.glob("*.jsonl"))
 
@@ -147,16 +99,16 @@ async def test_a_seated_bot_that_leaves_before_the_game_frees_its_seat(tmp_path)
     seats = Seats()
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await _start(nursery, results, tmp_path, on_seated=seats)
+            port = await start_server(nursery, results, tmp_path, on_seated=seats)
             quitter = Manual(await trio.open_tcp_stream("127.0.0.1", port))
             await quitter.stream.send_all(encode(Nme(b"quitter")))
             await quitter.until(Map)  # seated as the vampires and greeted
             await quitter.stream.send_eof()
             assert await _read_all(quitter.stream) == b""  # the server let it go
             await quitter.stream.aclose()
-            bots = [await _bot(nursery, port, b"a", 1)]
+            bots = [await fake_bot(nursery, port, b"a", 1)]
             await seats.events[1].wait()
-            bots.append(await _bot(nursery, port, b"b", 2))
+            bots.append(await fake_bot(nursery, port, b"b", 2))
     (result,) = results
     assert (result.vampires.name, result.werewolves.name) == ("a", "b")
     assert result.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)

@@ -11,7 +11,9 @@ from engine import Rules
 from protocol.transcript import Frame, Header, Player, Ply, read_transcript
 from server.serving import serve
 from server.settings import Settings
-from tests.server.test_referee import MAP
+from tests.helpers.maps import load
+
+MAP = load("testmap")
 
 
 async def test_each_game_of_an_agent_leaves_a_transcript_of_its_own_side(tmp_path):

@@ -12,8 +12,10 @@ from engine import Kind, Rules, Termination
 from protocol.transcript import IN, OUT, Frame, Header, Player, Ply, read_transcript
 from server.serving import serve
 from server.settings import Settings
-from tests.server.test_referee import MAP
+from tests.helpers.maps import load
 from vvw.commands.proxy import Trace, run_proxy, upstream_address
+
+MAP = load("testmap")
 
 BOT = Path(__file__).resolve().parents[1] / "server" / "bots" / "bot.py"
 SETTINGS = Settings(seed=1, rules=Rules(max_plies=20), connect_time=10.0)

@@ -13,7 +13,7 @@ starts.
 """
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import attrs
@@ -127,8 +127,12 @@ class ConnectionWatch:
         player_peer: str | None = None,
         rules: Rules | None = None,
         first_game: int = 1,
+        on_game: Callable[[str, Kind], Callable[[str], None]] | None = None,
     ) -> None:
         self.transcript_dir = transcript_dir
+        self.on_game = on_game
+        """Called as each game's transcript starts (the bot's name, its species); returns
+        a function given each of the transcript's lines (JSON text): the live view."""
         self.source = source
         self.peer = peer
         self.player_peer = player_peer
@@ -297,6 +301,8 @@ class ConnectionWatch:
         path = self._path(f"game{self.first_game + self.games - 1}")
         start = self._waiting[0][0] if self._waiting else at
         self._writer = writer = TranscriptWriter(path, start=start)
+        if self.on_game is not None:
+            writer.taps.append(self.on_game(self.name, species))
         size = self._set
         writer.write_header(
             self.source,

@@ -1,7 +1,9 @@
 """The game viewer without a browser: its events, the replay file, the live hub and HTTP."""
 
+import io
 import json
 import re
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from server.serving import serve
 from server.settings import Settings
 from tests.server.fakes import FakeBot, random_policy
 from vvw.cli import main
+from vvw.commands.proxy import Trace, run_proxy
 from vvw.view.live import QUEUE, LiveHub, serve_view
 from vvw.view.model import view_events
 from vvw.view.page import page
@@ -193,3 +196,29 @@ async def test_the_live_view_serves_the_page_the_event_stream_and_the_game_list(
         assert b'"game 1: greedy vs random"' in listing
         assert (await _get(port, "/nothing", b"\r\n\r\n")).startswith(b"HTTP/1.1 404")
         nursery.cancel_scope.cancel()
+
+
+async def test_the_proxy_shows_each_game_it_relays_in_the_live_view(tmp_path) -> None:
+    hub = LiveHub()
+    settings = Settings(seed=3, rules=Rules(max_plies=12))
+    game_map = load_map(MAPS / "testmap.xml")
+    async with trio.open_nursery() as nursery:
+
+        async def one_game(task_status) -> None:
+            await serve(game_map, settings, port=0, task_status=task_status)
+            nursery.cancel_scope.cancel()
+
+        upstream = await nursery.start(one_game)
+        relay = await nursery.start(
+            partial(run_proxy, hub=hub),
+            ("127.0.0.1", 0), ("127.0.0.1", upstream), Trace(io.StringIO()), tmp_path,
+        )
+        for name, seed, port in ((b"relayed", 1, relay), (b"direct", 2, upstream)):
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            nursery.start_soon(FakeBot(stream, name, random_policy(seed)).run)
+    [game] = hub.games.values()
+    assert game.summary()["title"] == "bot 1, game 1: relayed vs ?"
+    events = game.builder.events
+    assert events[0]["type"] == "start" and events[-1]["type"] == "result"
+    [transcript] = tmp_path.glob("*relayed*.jsonl")
+    assert events == view_events(read_transcript(transcript))

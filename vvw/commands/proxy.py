@@ -13,8 +13,10 @@ import argparse
 import itertools
 import logging
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -37,6 +39,8 @@ from protocol.watch import (
 )
 from vvw.argtypes import port_number
 from vvw.commands.log import draw_board
+from vvw.commands.serve import add_view_arguments, os_error_in
+from vvw.view.live import LiveHub, serve_view
 
 log = logging.getLogger(__name__)
 
@@ -188,11 +192,16 @@ class Proxy:
     """Accepts bots and relays each to its own upstream connection."""
 
     def __init__(
-        self, upstream: tuple[str, int], trace: Trace, transcript_dir: Path | None
+        self,
+        upstream: tuple[str, int],
+        trace: Trace,
+        transcript_dir: Path | None,
+        hub: LiveHub | None = None,
     ) -> None:
         self.upstream = upstream
         self.trace = trace
         self.transcript_dir = transcript_dir
+        self.hub = hub
         self._numbers = itertools.count(1)
 
     async def handle(self, bot: trio.SocketStream) -> None:
@@ -213,8 +222,18 @@ class Proxy:
             await bot.aclose()
             return
         self.trace.say(label, f"bot {bot_peer} connected; relayed to {host}:{port}")
+        hub = self.hub
+
+        def on_game(_name: str, _species: Kind) -> Callable[[str], None]:
+            assert hub is not None
+            return hub.line_sink(f"{number}.{watch.games}", f"bot {number}, game {watch.games}")
+
         watch = ConnectionWatch(
-            self.transcript_dir, "proxy", peer=f"{host}:{port}", player_peer=bot_peer
+            self.transcript_dir,
+            "proxy",
+            peer=f"{host}:{port}",
+            player_peer=bot_peer,
+            on_game=None if hub is None else on_game,
         )
 
         def show(events: list[Event]) -> None:
@@ -242,9 +261,11 @@ async def run_proxy(
     trace: Trace,
     transcript_dir: Path | None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+    *,
+    hub: LiveHub | None = None,
 ) -> None:
     """Serve until cancelled; ``task_status.started`` gets the port listened on."""
-    proxy = Proxy(upstream, trace, transcript_dir)
+    proxy = Proxy(upstream, trace, transcript_dir, hub)
     listeners = await trio.open_tcp_listeners(listen[1], host=listen[0])
     async with trio.open_nursery() as nursery:
         await nursery.start(trio.serve_listeners, proxy.handle, listeners)
@@ -268,11 +289,33 @@ def run(args: argparse.Namespace) -> int:
         + (f"; transcripts in {transcript_dir}/" if transcript_dir else ""),
         flush=True,
     )
+    hub = LiveHub() if args.view else None
+    # The live view reads the transcripts as they are written: with --no-transcript, in a
+    # scratch folder deleted at the end.
+    scratch = tempfile.TemporaryDirectory(prefix="vvw-") if hub and not transcript_dir else None
+    written_to = Path(scratch.name) if scratch is not None else transcript_dir
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            if hub is not None:
+                view = await nursery.start(serve_view, hub, args.view_port, args.host)
+                print(f"vvw proxy: live view on http://{args.host}:{view}/", flush=True)
+            await nursery.start(
+                partial(run_proxy, hub=hub),
+                (args.host, args.listen), args.upstream, trace, written_to,
+            )
+
     try:
-        trio.run(run_proxy, (args.host, args.listen), args.upstream, trace, transcript_dir)
-    except OSError as error:
-        print(f"vvw proxy: cannot listen on {args.host}:{args.listen}: {error}", file=sys.stderr)
+        trio.run(main)
+    except (OSError, ExceptionGroup) as error:
+        failure = os_error_in(error)
+        if failure is None:
+            raise
+        print(f"vvw proxy: cannot listen on {args.host}:{args.listen}: {failure}", file=sys.stderr)
         return 2
+    finally:
+        if scratch is not None:
+            scratch.cleanup()
     return 0
 
 
@@ -312,4 +355,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--quiet", action="store_true", help="only games, flags and connections"
     )
     parser.epilog = "example: vvw proxy --listen 5556 --upstream 192.168.1.10:5555"
+    add_view_arguments(parser)
     parser.set_defaults(func=run)

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine import Kind
-from protocol.codec import FROM_SERVER, Decoder, Map, ProtocolError, Set, Upd
+from protocol.codec import FROM_SERVER, Decoder, End, Map, ProtocolError, Set, Upd
 from protocol.transcript import Frame, Header, Player, Ply, Record, Result, Skip
 
 ViewEvent = dict[str, Any]
@@ -63,7 +63,8 @@ class ViewBuilder:
         self._board: Board | None = None
         self._waiting: ViewEvent | None = None
         """A ply whose board the writer could not see (a proxy's): it waits for the UPD."""
-        self._upd_side: Kind | None = None
+        self._one_sided = False
+        """A proxy's or an agent's transcript: one bot's side, no result line."""
 
     @property
     def finished(self) -> bool:
@@ -85,6 +86,7 @@ class ViewBuilder:
         match record:
             case Header():
                 self._map = record.map or ""
+                self._one_sided = record.source != "server"
                 if record.rows is not None and record.cols is not None:
                     self._size = (record.rows, record.cols)
             case Player(side=Kind() as side):
@@ -120,6 +122,8 @@ class ViewBuilder:
                         "names": dict(self.names),
                     }
                 )
+            elif isinstance(message, End) and self._one_sided and self._board is not None:
+                return [*made, _ended()]
             elif isinstance(message, Upd) and self._waiting is not None:
                 # The UPD after a ply the writer could not see the end of: its board.
                 assert self._board is not None
@@ -157,6 +161,12 @@ class ViewBuilder:
         self._board = {(x, y): (int(kind), count) for x, y, kind, count in ply.board}
         event["board"] = _cells(self._board)
         return [event]
+
+
+def _ended() -> ViewEvent:
+    """The end of a game seen from one bot's side: END came, the result is not known."""
+    return {"type": "result", "winner": None, "termination": "end", "detail": "",
+            "plies": None, "text": "game over (END received; the result is the server's)"}
 
 
 def _result(result: Result) -> ViewEvent:

@@ -2,19 +2,21 @@
 
     python -m benchmarks.strength [--pairs alphabeta:greedy,...] [--games 100]
         [--move-time 0.2] [--maps thetrap,testmap2,...,gen] [--jobs 2] [--seed 1]
-        [--json FILE]
+        [--json FILE] [--results FILE]
 
 Each pairing plays ``--games`` games: sides swap every other game (a pair of games shares
 its map), maps cycle through ``--maps`` (names in ``maps/``; ``gen`` is a fresh centrally
 symmetric generated map per game pair, skipping those whose conversions stall). A win
 scores 1, a draw ½. A line per finished game, then the points per map and side, then the
-table with a 95 % interval (Wilson) and the exact command; Ctrl-C stops early and still
-prints the tables of the games played.
+table with the score's 95 % interval, the Elo difference ± its 95 % interval and the LOS
+(:mod:`vvw.stats`, the statistics of ``vvw tournament``) and the exact command; Ctrl-C
+stops early and still prints the tables of the games played. ``--results FILE`` writes
+the games in the results format of ``vvw tournament`` (:mod:`vvw.results`), so
+``vvw tournament report FILE`` prints its tables per bot and per pair.
 """
 
 import argparse
 import json
-import math
 import multiprocessing
 import random
 import shlex
@@ -34,6 +36,8 @@ from engine import Game, GameResult, GameState, Limits, Termination
 from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap, load_map
 from engine.mapgen import generate_map
+from vvw.results import GameLine, Header, ResultsWriter, Side
+from vvw.stats import format_elo, score_of_elo, wdl_estimate
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 DEFAULT_PAIRS = (
@@ -186,16 +190,6 @@ def play(task: Task) -> Result:
     )
 
 
-def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson 95 % interval of a mean score (draws as ½) over ``games`` games."""
-    if games == 0:
-        return (0.0, 1.0)
-    centre = (score + z * z / (2 * games)) / (1 + z * z / games)
-    spread = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games))
-    spread /= 1 + z * z / games
-    return (max(0.0, centre - spread), min(1.0, centre + spread))
-
-
 def of_pairing(results: list[Result], first: str, second: str) -> list[Result]:
     """The games of the pairing ``first:second``."""
     return [r for r in results if (r.first, r.second) == (first, second)]
@@ -208,18 +202,23 @@ def table_rows(pairs: list[tuple[str, str]], results: Iterable[Result]) -> list[
     for first, second in pairs:
         mine = of_pairing(results, first, second)
         n = len(mine)
-        score = sum(r.score for r in mine) / n if n else 0.0
-        low, high = wilson(score, n)
+        wins = sum(r.score == 1 for r in mine)
+        draws = sum(r.score == 0.5 for r in mine)
+        losses = sum(r.score == 0 for r in mine)
+        estimate = wdl_estimate(wins, draws, losses)
         rows.append(
             {
                 "pairing": f"{first}:{second}",
                 "games": n,
-                "wins": sum(r.score == 1 for r in mine),
-                "draws": sum(r.score == 0.5 for r in mine),
-                "losses": sum(r.score == 0 for r in mine),
-                "score": score,
-                "low": low,
-                "high": high,
+                "wins": wins,
+                "draws": draws,
+                "losses": losses,
+                "score": estimate.score if n else 0.0,
+                "low": score_of_elo(estimate.low),
+                "high": score_of_elo(estimate.high),
+                "elo": estimate.elo,
+                "elo_error": estimate.error,
+                "los": estimate.los,
                 "forfeits": sum(r.termination not in BOARD_ENDINGS for r in mine),
                 "slowest_first": max((r.slowest_first for r in mine), default=0.0),
                 "slowest_second": max((r.slowest_second for r in mine), default=0.0),
@@ -269,15 +268,17 @@ def format_maps(rows: list[dict[str, Any]]) -> str:
 def format_table(rows: list[dict[str, Any]], command: str) -> str:
     lines = [
         f"{'pairing':<26} {'games':>5} {'W-D-L':>11} {'score':>7} {'95% interval':>15} "
-        f"{'forfeits':>8} {'slowest s':>11} {'plies':>6}"
+        f"{'Elo ± 95%':>15} {'LOS':>6} {'forfeits':>8} {'slowest s':>11} {'plies':>6}"
     ]
     for row in rows:
         wdl = f"{row['wins']}-{row['draws']}-{row['losses']}"
         interval = f"{row['low']:.0%}–{row['high']:.0%}"
         slowest = f"{row['slowest_first']:.2f}/{row['slowest_second']:.2f}"
+        elo = format_elo(row["elo"], row["elo_error"])
         lines.append(
             f"{row['pairing']:<26} {row['games']:>5} {wdl:>11} {row['score']:>7.1%} "
-            f"{interval:>15} {row['forfeits']:>8} {slowest:>11} {row['mean_plies']:>6.1f}"
+            f"{interval:>15} {elo:>15} {row['los']:>6.1%} {row['forfeits']:>8} "
+            f"{slowest:>11} {row['mean_plies']:>6.1f}"
         )
     lines.append(f"command: {command}")
     return "\n".join(lines)
@@ -371,6 +372,44 @@ def _describe(result: Result) -> str:
     )
 
 
+def results_line(result: Result) -> GameLine:
+    """A game of the benchmark as a line of ``vvw tournament``'s results file."""
+    first_plays_vampires = result.first_species == "vampires"
+    vampires, werewolves = ((result.first, result.slowest_first),
+                            (result.second, result.slowest_second))
+    if not first_plays_vampires:
+        vampires, werewolves = werewolves, vampires
+    winner = None
+    if result.score != 0.5:
+        first_won = result.score == 1.0
+        winner = "vampires" if first_won == first_plays_vampires else "werewolves"
+    pairing = f"{result.first}:{result.second}"
+    return GameLine(
+        key=f"{pairing}:{result.index}",
+        pair=f"{pairing}:{result.index // 2}",
+        round=1,
+        map=result.map_name,
+        battle_seed=None,
+        vampires=Side(vampires[0], vampires[0], longest_think=vampires[1]),
+        werewolves=Side(werewolves[0], werewolves[0], longest_think=werewolves[1]),
+        winner=winner,
+        termination=result.termination,
+        reason=result.reason,
+        plies=result.plies,
+    )
+
+
+def write_results(path: Path, header: Header, results: list[Result]) -> None:
+    """The games in ``vvw tournament``'s results format (a new file)."""
+    path.unlink(missing_ok=True)
+    writer = ResultsWriter(path, header)
+    try:
+        for result in sorted(results, key=lambda r: (r.index, r.first, r.second)):
+            writer.add(results_line(result))
+    finally:
+        writer.close()
+
+
 def parse_pairs(text: str) -> list[tuple[str, str]]:
     pairs = []
     for item in text.split(","):
@@ -403,6 +442,9 @@ def main(argv: list[str] | None = None) -> int:
         "--seed", type=int, default=1, help="the same seed gives the same maps and dice"
     )
     parser.add_argument("--json", type=Path, help="also write the results to this file")
+    parser.add_argument(
+        "--results", type=Path, help="also write the games as a vvw tournament results file"
+    )
     args = parser.parse_args(argv)
     arguments = sys.argv[1:] if argv is None else argv
     command = shlex.join(["python", "-m", "benchmarks.strength", *arguments])
@@ -430,6 +472,20 @@ def main(argv: list[str] | None = None) -> int:
         }
         args.json.write_text(json.dumps(payload, indent=2) + "\n")
         print(f"results written to {args.json}")
+    if args.results:
+        names = list(dict.fromkeys(name for pair in pairs for name in pair))
+        header = Header(
+            participants=[(name, name) for name in names],
+            format="pairs",
+            maps=maps,
+            rounds=1,
+            seed=args.seed,
+            games=len(todo),
+            settings={"move_time": args.move_time, "arena": "in-process"},
+            command=command,
+        )
+        write_results(args.results, header, results)
+        print(f"games written to {args.results} (vvw tournament report {args.results})")
     return 0
 
 

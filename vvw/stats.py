@@ -54,8 +54,13 @@ class EloEstimate:
     """Likelihood of superiority: the probability that the true Elo difference is above 0."""
 
     def format(self) -> str:
-        """``+40.7 ± 30.4`` (``+inf``, ``-inf`` and ``± inf`` when a side never scored)."""
-        return f"{_signed(self.elo)} ± {_plain(self.error)}"
+        """``+40.7 ± 30.4`` (see :func:`format_elo`)."""
+        return format_elo(self.elo, self.error)
+
+
+def format_elo(elo: float, error: float) -> str:
+    """``+40.7 ± 30.4`` (``+inf``, ``-inf`` and ``± inf`` when a side never scored)."""
+    return f"{_signed(elo)} ± {_plain(error)}"
 
 
 def _signed(value: float) -> str:

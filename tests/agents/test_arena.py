@@ -12,6 +12,8 @@ from engine import GameResult, GameState, Kind, Limits, Move, OnTimeout, Ply, Ru
 from engine.ending import totals, winner_by_count
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap, load_map
+from vvw.results import read_results
+from vvw.stats import wdl_estimate
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 
@@ -188,6 +190,7 @@ def test_strength_swaps_sides_cycles_maps_and_keeps_every_game(tmp_path: Path, c
     out = tmp_path / "strength.json"
     arguments = ["--pairs", "random:random", "--games", "6", "--maps", "thetrap,gen"]
     arguments += ["--move-time", "1", "--jobs", "1", "--json", str(out)]
+    arguments += ["--results", str(tmp_path / "games.jsonl")]
     assert strength.main(arguments) == 0
     printed = capsys.readouterr().out
     assert "command: python -m benchmarks.strength --pairs random:random" in printed
@@ -207,6 +210,11 @@ def test_strength_swaps_sides_cycles_maps_and_keeps_every_game(tmp_path: Path, c
     assert row["wins"] + row["draws"] + row["losses"] == 6
     assert row["score"] == pytest.approx(sum(g["score"] for g in games) / 6)
     assert 0 <= row["low"] <= row["score"] <= row["high"] <= 1
+    assert row["elo"] == wdl_estimate(row["wins"], row["draws"], row["losses"]).elo
+    header, lines = read_results(tmp_path / "games.jsonl")  # vvw tournament's format
+    assert header.participants == (("random", "random"),) and len(lines) == 6
+    assert [line.vampires.name == "random" for line in lines] == [True] * 6
+    assert sum(line.winner is None for line in lines) == sum(g["score"] == 0.5 for g in games)
     by_map = {entry["map"]: entry for entry in payload["maps"]}
     assert list(by_map) == ["thetrap", "gen"]
     for name, played in (("thetrap", 4), ("gen", 2)):
@@ -220,16 +228,6 @@ def test_strength_swaps_sides_cycles_maps_and_keeps_every_game(tmp_path: Path, c
         )
         assert entry["points"] == entry["vampires_points"] + entry["werewolves_points"]
     assert "per map" in printed and "as werewolves" in printed
-
-
-def test_the_wilson_interval_narrows_with_more_games() -> None:
-    from benchmarks.strength import wilson
-
-    assert wilson(1.0, 10)[1] == pytest.approx(1.0)
-    assert wilson(1.0, 10)[0] > 0.6
-    low_few, high_few = wilson(0.5, 10)
-    low_many, high_many = wilson(0.5, 1000)
-    assert low_few < low_many < 0.5 < high_many < high_few
 
 
 def mirrored_map(start: int, houses: list[int]) -> GameMap:

@@ -75,6 +75,10 @@ class _Table:
         self.done = trio.Event()
 
 
+GameWatcher = Callable[[int, tuple[str, str]], Callable[[str], None]]
+"""``on_game(number, (vampires' name, werewolves' name))`` as a game starts: returns the
+function given each line (JSON text) of the game's transcript as it is written."""
+
 async def wait_unless(event: trio.Event, other: Callable[[], Awaitable[object]]) -> bool:
     """Wait for ``event``, giving up if ``other()`` returns first; whether ``event`` is set."""
     if event.is_set():
@@ -117,7 +121,7 @@ async def serve(
     on_result: Callable[[GameResult], None] | None = None,
     on_seated: Callable[[Kind, str], None] | None = None,
     on_dropped: Callable[[str], None] | None = None,
-    on_game: Callable[[int, tuple[str, str]], Callable[[str], None]] | None = None,
+    on_game: GameWatcher | None = None,
     referee: PlayGame = play_game,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> list[GameResult]:

@@ -7,17 +7,21 @@ from agents.registry import BOTS
 
 BUILTIN = frozenset(BOTS)
 """Bot names run as ``vvw agent NAME`` (the registry imports bots lazily)."""
-BUDGET_SHARE = 0.9
-"""The share of the server's time per move a built-in bot thinks for (1.8 s of 2 s)."""
+MARGIN_SHARE = 0.1
+"""The share of the server's time per move a built-in bot leaves unused (0.2 s of 2 s)…"""
+MARGIN = 0.1
+"""…and at least this many seconds, for a busy machine to schedule it and send the MOV."""
 
 
 def time_budget(move_time: float) -> float:
-    """Seconds a built-in bot thinks when the server allows ``move_time`` per move.
+    """Seconds a built-in bot thinks when the server allows ``move_time`` per move: 1.8 of
+    2 s, 0.4 of 0.5 s, never less than half of it.
 
     A bot that thought longer than the server waits would have its turns skipped and its
     late replies judged against a board that has moved on (illegal plies).
     """
-    return round(move_time * BUDGET_SHARE, 3)
+    margin = max(move_time * MARGIN_SHARE, MARGIN)
+    return round(max(move_time - margin, move_time / 2), 3)
 
 
 def bot_command(

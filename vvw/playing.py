@@ -19,7 +19,7 @@ import trio
 from engine import GameResult, Kind, PlayerRecord, Termination
 from engine.mapfile import GameMap
 from server.processes import BotProcess, await_exit, start_bot, stop_bot
-from server.serving import serve
+from server.serving import GameWatcher, serve
 from server.settings import Settings
 from vvw.participants import Participant
 from vvw.results import GameLine, Side
@@ -143,12 +143,13 @@ async def play_one(
     transcript_dir: Path | None = None,
     keep_transcript: bool = False,
     number: int = 1,
+    on_game: GameWatcher | None = None,
 ) -> Played:
     """One game: ``players[0]`` plays the vampires, ``players[1]`` the werewolves.
 
     The bots' output goes to ``game_dir`` (files left empty are removed, and the folder
     if nothing is left in it); ``seeds`` are the bots' own (built-in bots get
-    ``--seed``, commands their ``{seed}``).
+    ``--seed``, commands their ``{seed}``). ``on_game`` is :func:`serve`'s: the live view.
     """
     names = {species: player.name for species, player in zip(SIDES, players, strict=True)}
     seated = {Kind.VAMPIRES: trio.Event(), Kind.WEREWOLVES: trio.Event()}
@@ -170,6 +171,7 @@ async def play_one(
                         keep_all_transcripts=keep_transcript,
                         on_seated=lambda k, _n: seated[k].set(),
                         on_dropped=drops,
+                        on_game=on_game,
                         task_status=task_status,
                     )
                 )
@@ -233,7 +235,11 @@ def _tidy(bots: dict[Kind, BotProcess], game_dir: Path) -> dict[Kind, list[Path]
 
 
 async def play_scheduled(
-    game: ScheduledGame, settings: Settings, games_dir: Path, keep_transcript: bool = False
+    game: ScheduledGame,
+    settings: Settings,
+    games_dir: Path,
+    keep_transcript: bool = False,
+    on_game: GameWatcher | None = None,
 ) -> GameLine:
     """Play one scheduled game and return its results line: the unit a scheduler (a local
     pool of tasks, or a cluster) runs. The game's files go to ``games_dir/NUMBER``."""
@@ -248,6 +254,7 @@ async def play_scheduled(
         transcript_dir=game_dir,
         keep_transcript=keep_transcript,
         number=game.number,
+        on_game=on_game,
     )
     logs = game_dir if _exists(game_dir) else None
     return results_line(game, played, time.monotonic() - began, logs)

@@ -5,11 +5,13 @@ import sys
 from vvw.bots import bot_command, time_budget
 
 
-def test_a_built_in_bot_thinks_for_nine_tenths_of_the_move_time() -> None:
-    argv = bot_command("alphabeta", "127.0.0.1", 5555, move_time=0.3)
+def test_a_built_in_bot_leaves_a_tenth_of_the_move_time_and_at_least_a_tenth_of_a_second():
+    argv = bot_command("alphabeta", "127.0.0.1", 5555, move_time=0.37)
     assert argv[:6] == [sys.executable, "-P", "-m", "vvw", "agent", "alphabeta"]
     assert argv[argv.index("--time-budget") + 1] == "0.27"
     assert time_budget(2.0) == 1.8
+    assert time_budget(0.5) == 0.4
+    assert time_budget(0.1) == 0.05  # never less than half
 
 
 def test_a_built_in_bot_s_own_time_budget_comes_last_so_it_wins() -> None:

@@ -222,3 +222,20 @@ async def test_the_proxy_shows_each_game_it_relays_in_the_live_view(tmp_path) ->
     assert events[0]["type"] == "start" and events[-1]["type"] == "result"
     [transcript] = tmp_path.glob("*relayed*.jsonl")
     assert events == view_events(read_transcript(transcript))
+
+
+def test_a_tournament_lists_its_games_in_the_live_view(tmp_path, monkeypatch) -> None:
+    opened: list[tuple[str, str]] = []
+    line_sink = LiveHub.line_sink
+
+    def spy(hub: LiveHub, game_id: str, label: str):
+        opened.append((game_id, label))
+        assert hub.tournament
+        return line_sink(hub, game_id, label)
+
+    monkeypatch.setattr(LiveHub, "line_sink", spy)
+    monkeypatch.chdir(tmp_path)
+    code = main(["tournament", "random", "greedy", "--maps", "testmap", "--seed", "2",
+                 "--results", str(tmp_path / "r.jsonl"), "--view", "--view-port", "0"])
+    assert code == 0
+    assert opened == [("1", "game 1 (testmap)"), ("2", "game 2 (testmap)")]

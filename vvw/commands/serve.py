@@ -191,12 +191,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def add_view_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--view`` and ``--view-port``: the live view in the browser."""
+def add_view_arguments(parser: argparse.ArgumentParser, own_host: bool = False) -> None:
+    """``--view`` and ``--view-port`` (and ``--view-host`` with ``own_host``): the live view
+    in the browser, on ``--host`` unless the command has a ``--view-host`` of its own."""
+    host = "--view-host" if own_host else "--host"
     parser.add_argument(
         "--view",
         action="store_true",
-        help="show the games live in the browser (a page on --host:--view-port)",
+        help=f"show the games live in the browser (a page on {host}:--view-port)",
     )
     parser.add_argument(
         "--view-port",
@@ -205,3 +207,9 @@ def add_view_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PORT",
         help="port of the live view (default %(default)s; 0: any free one)",
     )
+    if own_host:
+        parser.add_argument(
+            "--view-host",
+            default="127.0.0.1",
+            help="address of the live view (default %(default)s)",
+        )

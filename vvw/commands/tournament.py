@@ -20,10 +20,17 @@ from pathlib import Path
 import attrs
 import trio
 
+from server.serving import GameWatcher
 from server.settings import Settings
 from vvw.argtypes import positive_int
 from vvw.commands.match import new_run_dir, remove_if_empty, split_maps_and_bots
-from vvw.commands.serve import add_game_settings, add_map_arguments, os_error_in, settings_from
+from vvw.commands.serve import (
+    add_game_settings,
+    add_map_arguments,
+    add_view_arguments,
+    os_error_in,
+    settings_from,
+)
 from vvw.mapchoice import resolve_maps
 from vvw.participants import parse_participants
 from vvw.playing import play_scheduled
@@ -34,6 +41,7 @@ from vvw.seeds import fresh_seed
 from vvw.signals import exit_code, run_until_signal
 from vvw.standings import Standings, format_text, standings, to_csv, to_json
 from vvw.stats import Sprt, parse_sprt
+from vvw.view.live import LiveHub, serve_view
 
 
 def cores() -> int:
@@ -161,13 +169,31 @@ def _play(args: argparse.Namespace, header: Header, todo: list[ScheduledGame],
     table = standings(header, played)
     decided = sprt is not None and table.llr is not None and sprt.decision(table.llr) is not None
 
+    hub = LiveHub(tournament=True) if args.view else None
+
+    def watcher(game: ScheduledGame) -> GameWatcher | None:
+        if hub is None:
+            return None
+        label = f"game {game.number} ({game.map.label})"
+        return lambda _number, _names: hub.line_sink(str(game.number), label)
+
     async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            if hub is not None:
+                port = await nursery.start(serve_view, hub, args.view_port, args.view_host)
+                print(f"live view on http://{args.view_host}:{port}/", flush=True)
+            await play_everything()
+            nursery.cancel_scope.cancel()
+
+    async def play_everything() -> None:
         nonlocal table, decided
         with RunProgress(len(todo), len(todo) - len(remaining)) as progress:
 
             async def play(game: ScheduledGame) -> None:
                 nonlocal table, decided
-                line = await play_scheduled(game, settings, games_dir, args.keep_transcripts)
+                line = await play_scheduled(
+                    game, settings, games_dir, args.keep_transcripts, watcher(game)
+                )
                 writer.add(line)
                 played.append(line)
                 table = standings(header, played)
@@ -262,6 +288,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="keep every game's transcript (default: abnormal games only)")
     add_map_arguments(parser, several_maps=True)
     add_game_settings(parser)
+    add_view_arguments(parser, own_host=True)
     for action in parser._actions:
         if action.dest == "map":
             action.required = False  # not for `report`; checked in run()

@@ -27,6 +27,7 @@ import h11
 import trio
 
 from protocol.transcript import TranscriptError, parse_line
+from server.serving import GameWatcher
 from vvw.view.model import ViewBuilder, ViewEvent
 from vvw.view.page import page
 
@@ -84,7 +85,7 @@ class LiveHub:
         self._broadcast_games()
         return lambda text: self._record(game, text)
 
-    def game_opener(self) -> Callable[[int, tuple[str, str]], Callable[[str], None]]:
+    def game_opener(self) -> GameWatcher:
         """The ``on_game`` hook of :func:`server.serving.serve`: game ``N`` is ``"N"``."""
         return lambda number, _names: self.line_sink(str(number), f"game {number}")
 

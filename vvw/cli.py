@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 COMMAND_MODULES = (
     "map", "serve", "match", "agent", "log", "rules", "replay", "proxy",
-    "tournament",
+    "tournament", "check_bot",
 )
 
 

@@ -1,0 +1,86 @@
+"""``vvw check-bot``: every built-in bot passes; deliberately broken bots fail at the right
+step, with the right message, and the exit status says so."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from agents.registry import BOTS
+from vvw.cli import main
+
+BOT = Path(__file__).resolve().parents[1] / "server" / "bots" / "bot.py"
+FAST = ["--move-time", "0.3", "--long-plies", "20", "--connect-time", "5"]
+QUICK_BOTS = ("random", "greedy")
+
+
+def _check(capsys, bot: str, *options: str) -> tuple[int, str]:
+    status = main(["check-bot", bot, *FAST, *options])
+    return status, capsys.readouterr().out
+
+
+def _broken(mode: str) -> str:
+    return f"{sys.executable} {BOT} {mode} {{host}} {{port}}"
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(name, marks=() if name in QUICK_BOTS else pytest.mark.slow)
+             for name in BOTS]
+)
+def test_every_built_in_bot_passes_every_step(capsys, name):
+    status, out = _check(capsys, name)
+    assert status == 0, out
+    assert out.count(": Passed") == 9 and "9 passed, 0 failed" in out
+
+
+def test_a_well_behaved_bot_process_passes_every_step(capsys):
+    status, out = _check(capsys, _broken("play"))
+    assert status == 0, out
+
+
+def _failed_step(out: str) -> tuple[int, list[str]]:
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.endswith(": Failed"))
+    following = [line for line in lines[at + 1 :] if line.startswith("     ")]
+    return int(lines[at].split(".")[0]), following
+
+
+@pytest.mark.parametrize(
+    ("mode", "steps", "step", "expected", "got"),
+    [
+        ("silent", "1", 1, "expected: NME within 1 s of connecting", "nothing in 1 s"),
+        ("garbage", "1", 1, "expected: NME within 1 s", "bytes that are no message"),
+        ("late", "3", 3, "expected: a MOV within 0.3 s of `UPD 0`",
+         "no MOV in 0.3 s: `MOV 1:"),
+        ("illegal", "4", 4, "expected: a legal ply for the vampires",
+         "rule 3 (the source cell holds fewer creatures than the move sends)"),
+        ("linger", "5", 5, "expected: the bot exits within 2 s of END, BYE",
+         "still running after 2 s"),
+        ("spinclose", "9", 9, "expected: the bot exits within 2 s of the server closing",
+         "still running after 2 s"),
+        ("crash", "3", 3, "expected: a MOV within 0.3 s",
+         "the bot closed its connection (the bot exited with code 3)"),
+    ],
+)
+def test_a_broken_bot_fails_at_the_right_step_with_the_right_message(
+    capsys, mode, steps, step, expected, got
+):
+    status, out = _check(capsys, _broken(mode), "--steps", steps, "--connect-time", "1")
+    assert status == 1
+    failed, details = _failed_step(out)
+    assert failed == step, out
+    assert any(line.strip().startswith(expected) for line in details), out
+    assert any(line.strip().startswith("got: ") and got in line for line in details), out
+    assert "the bot's last output:" in out
+
+
+def test_the_bots_own_output_is_shown_with_a_failure(capsys):
+    _, out = _check(capsys, _broken("crash"), "--steps", "3")
+    assert "| boom: the bot broke" in out
+
+
+def test_steps_name_a_list_and_ranges_and_bad_ones_are_refused(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["check-bot", "greedy", "--steps", "0,12"])
+    assert exited.value.code == 2
+    assert "steps are 1..9" in capsys.readouterr().err

@@ -202,10 +202,12 @@ async def test_the_proxy_shows_each_game_it_relays_in_the_live_view(tmp_path) ->
     hub = LiveHub()
     settings = Settings(seed=3, rules=Rules(max_plies=12))
     game_map = load_map(MAPS / "testmap.xml")
+    seated = trio.Event()
     async with trio.open_nursery() as nursery:
 
         async def one_game(task_status) -> None:
-            await serve(game_map, settings, port=0, task_status=task_status)
+            await serve(game_map, settings, port=0, task_status=task_status,
+                        on_seated=lambda *_: seated.set())
             nursery.cancel_scope.cancel()
 
         upstream = await nursery.start(one_game)
@@ -216,6 +218,7 @@ async def test_the_proxy_shows_each_game_it_relays_in_the_live_view(tmp_path) ->
         for name, seed, port in ((b"relayed", 1, relay), (b"direct", 2, upstream)):
             stream = await trio.open_tcp_stream("127.0.0.1", port)
             nursery.start_soon(FakeBot(stream, name, random_policy(seed)).run)
+            await seated.wait()  # the relayed bot takes the vampires' seat, through the proxy
     [game] = hub.games.values()
     assert game.summary()["title"] == "bot 1, game 1: relayed vs ?"
     events = game.builder.events

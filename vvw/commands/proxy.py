@@ -242,13 +242,26 @@ class Proxy:
                 label = f"{number} {watch.name}"
             self.trace.show(label, events)
 
+        watching = True
+
+        def feed(read: Callable[[bytes, float], list[Event]], data: bytes, at: float) -> None:
+            """Watch the bytes forwarded; a failure of ours stops the watching, not the relay."""
+            nonlocal watching
+            if not watching:
+                return
+            try:
+                show(read(data, at))
+            except Exception:
+                watching = False
+                log.exception("watching connection %d failed; relaying on without it", number)
+                self.trace.say(label, "!! the trace of this connection stopped (a bug of ours)")
+
         async with bot, server, trio.open_nursery() as nursery:
             cancel = nursery.cancel_scope.cancel
-            upward = lambda data, at: show(watch.from_bot(data, at))  # noqa: E731
-            downward = lambda data, at: show(watch.from_server(data, at))  # noqa: E731
-            nursery.start_soon(_pump, bot, server, upward, cancel)
-            nursery.start_soon(_pump, server, bot, downward, cancel)
-        show(watch.close())
+            nursery.start_soon(_pump, bot, server, partial(feed, watch.from_bot), cancel)
+            nursery.start_soon(_pump, server, bot, partial(feed, watch.from_server), cancel)
+        if watching:
+            show(watch.close())
         games = f"{watch.games} game(s)"
         files = ", ".join(map(str, watch.transcripts))
         saved = f"; transcripts: {files}" if files else ""

@@ -16,7 +16,7 @@
   entry keeps the depth, the value and its bound, and the best ply, which is tried first.
   The table has a fixed size (``table_mb``). The expanded children of a node are cached
   for the move, so each deepening iteration reuses them, up to a fixed number of cells,
-  and freed before the reply (:class:`agents.search.NodeCache`): the bot's memory is
+  and freed just after the reply (:class:`agents.search.NodeCache`): the bot's memory is
   bounded whatever the map and the time.
 * **Time**: depth 1, 2, 3 … until the stop time (the deadline, or now + ``time_budget`` if
   sooner, minus a safety margin for sending); an iteration cut short is abandoned, except
@@ -150,14 +150,11 @@ class AlphaBetaAgent:
         """The best ply found by iterative deepening before the stop time.
 
         The cyclic garbage collector is paused meanwhile
-        (:func:`agents.search.collector_paused`) and the expanded nodes are freed before
-        it resumes.
+        (:func:`agents.search.collector_paused`) until the expanded nodes are freed,
+        just after the reply.
         """
-        with collector_paused():
-            try:
-                return self._search(state, deadline)
-            finally:
-                self.expanded.clear()
+        with collector_paused(self.expanded):
+            return self._search(state, deadline)
 
     def _search(self, state: GameState, deadline: float) -> Ply:
         began = time.monotonic()
@@ -203,9 +200,8 @@ class AlphaBetaAgent:
             children = [
                 (ply, self._keyed(state, key, ply)) for ply in candidate_plies(state, self.width)
             ]
-            states = sum(len(keyed) for _, keyed in children)
             cells = sum(len(after.contents) for _, keyed in children for _, after, _ in keyed)
-            if self.expanded.reserve(cells, states, self._clock):
+            if self.expanded.reserve(cells):
                 self.expanded.put(key, children)
         return children
 

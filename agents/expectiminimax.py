@@ -198,15 +198,12 @@ class ExpectiminimaxAgent:
 
     def choose_ply(self, state: GameState, deadline: float) -> Ply:
         """The best ply found before the stop time, with the collector paused
-        (:func:`agents.search.collector_paused`) and the expanded nodes freed before it
-        resumes."""
+        (:func:`agents.search.collector_paused`) until the expanded nodes are freed, just
+        after the reply."""
         began = time.monotonic()
         self._clock = Clock(stop_time(began, deadline, self.time_budget, MARGIN_SHARE))
-        with collector_paused():
-            try:
-                return self._iterate(state, began, self.max_depth, settle=True)
-            finally:
-                self.expanded.clear()
+        with collector_paused(self.expanded):
+            return self._iterate(state, began, self.max_depth, settle=True)
 
     def analyse(self, state: GameState, depth: int) -> tuple[float, Ply]:
         """The value (from ``state.to_move``'s view) and best ply at ``depth``, untimed."""
@@ -232,7 +229,7 @@ class ExpectiminimaxAgent:
     def _untimed(self) -> None:
         self._clock = Clock()
         self.table.clear()
-        self.expanded.clear()
+        self.expanded.release()
 
     def _iterate(self, state: GameState, began: float, max_depth: int, settle: bool = False) -> Ply:
         """Deepen up to ``max_depth``; with ``settle``, stop early once the game is won."""
@@ -321,7 +318,7 @@ class ExpectiminimaxAgent:
         node = self.expanded.get(key)
         if node is None:
             plies = self.plies(state) or [random_ply(state, self.rng)]
-            node = _Node(plies, self.expanded.reserve(len(plies), 0, self._clock))
+            node = _Node(plies, self.expanded.reserve(len(plies)))
             if node.kept:
                 self.expanded.put(key, node)
         return node
@@ -332,7 +329,7 @@ class ExpectiminimaxAgent:
         if outcomes is None:
             outcomes = self._keyed(state, key, node.plies[index])
             cells = sum(len(after.contents) for _, after, _ in outcomes)
-            if node.kept and self.expanded.reserve(cells, len(outcomes), self._clock):
+            if node.kept and self.expanded.reserve(cells):
                 node.outcomes[index] = outcomes
         return outcomes
 

@@ -4,17 +4,18 @@ size, a bounded cache of expanded nodes, the collector's pause and the battles' 
 Memory is bounded whatever the map and the time per move: the table is a few preallocated
 arrays of numbers (:class:`TranspositionTable`, :data:`TABLE_MB` megabytes by default);
 the cache of expanded nodes (:class:`NodeCache`) holds states of at most
-:data:`CACHE_CELLS` occupied cells in all, lives for one move and is freed before the
-reply, its freeing time taken from the search's; the collector is paused during a search
-only (:func:`collector_paused`), with nothing frozen.
+:data:`CACHE_CELLS` occupied cells in all and lives for one move; the collector is paused
+during a search and until that cache is freed, just after the reply
+(:func:`collector_paused`), with nothing frozen.
 """
 
 import gc
+import threading
 import time
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from engine.resolution import Battle
 
@@ -30,10 +31,6 @@ NO_BEST = 0xFFFF
 
 CACHE_CELLS = 1_000_000
 """Occupied cells, over all its states, that a node cache holds at most (some 100 MB)."""
-RELEASE_SECONDS = 2e-6
-"""What freeing one cached state costs, at most, besides its cells (1.4 µs measured)."""
-RELEASE_CELL_SECONDS = 5e-8
-"""What freeing one occupied cell of a cached state costs, at most (0.016 µs measured)."""
 
 MARGIN = 0.05
 """Seconds kept before the deadline for sending the reply (and one last node)."""
@@ -209,57 +206,84 @@ class NodeCache(Generic[Node]):
 
     Expanding a node (its candidate plies, what each leads to, the keys) is most of a
     search's time, and each deepening iteration expands again the nodes of the previous
-    one: kept, they cost nothing the second time. Freeing the states after the move costs
-    over a microsecond each, which must come before the reply: each state kept moves the
-    search's stop time :data:`RELEASE_SECONDS` earlier, and each of their cells
-    :data:`RELEASE_CELL_SECONDS` (:meth:`reserve`).
+    one: kept, they cost nothing the second time. Freeing the states costs over a
+    microsecond each (tens of milliseconds for a full cache), so it is done after the
+    reply, in a thread, a node at a time so that the thread lets others run
+    (:meth:`release`); the next search waits for it first (:meth:`wait`).
     """
 
     def __init__(self, limit: int = CACHE_CELLS) -> None:
         self.limit = limit
         self.cells = 0
         self._nodes: dict[int, Node] = {}
+        self._releasing: threading.Thread | None = None
 
     def get(self, key: int) -> Node | None:
         return self._nodes.get(key)
 
-    def reserve(self, cells: int, states: int, clock: Clock) -> bool:
-        """Whether there is room for ``states`` states of ``cells`` occupied cells in all;
-        if so the room is taken, and ``clock`` stops earlier by the time to free them."""
+    def reserve(self, cells: int) -> bool:
+        """Whether there is room for states of ``cells`` more occupied cells (then taken)."""
         if self.cells + cells > self.limit:
             return False
         self.cells += cells
-        clock.stop -= states * RELEASE_SECONDS + cells * RELEASE_CELL_SECONDS
         return True
 
     def put(self, key: int, node: Node) -> None:
         """Keep ``node`` (once :meth:`reserve` said there is room for its states)."""
         self._nodes[key] = node
 
-    def clear(self) -> None:
-        self._nodes.clear()
-        self.cells = 0
+    def release(self, then: Callable[[], None] = lambda: None) -> None:
+        """Empty the cache: its nodes are freed in a thread, which calls ``then`` after."""
+        self.wait()
+        nodes, self._nodes, self.cells = self._nodes, {}, 0
+        if not nodes:
+            then()
+            return
+
+        def free() -> None:
+            while nodes:
+                nodes.popitem()
+            then()
+
+        self._releasing = threading.Thread(target=free, name="search-release", daemon=True)
+        self._releasing.start()
+
+    def wait(self) -> None:
+        """Return once the nodes of the last :meth:`release` are freed."""
+        if self._releasing is not None:
+            self._releasing.join()
+            self._releasing = None
 
     def __len__(self) -> int:
         return len(self._nodes)
 
 
 @contextmanager
-def collector_paused() -> Iterator[None]:
+def collector_paused(cache: NodeCache[Any] | None = None) -> Iterator[None]:
     """Pause the cyclic garbage collector for a search, then restore it as it was.
 
     A collection over a search's many young objects costs up to a tenth of a second at a
     random moment; a search makes no reference cycles, so reference counting frees all it
-    drops. Nothing is frozen: a search frees its states before it answers, so the objects
-    left are few and the collector finds the state it had before.
+    drops. Nothing is frozen. With a ``cache``, the search first waits for the previous
+    release, and afterwards the cache is released (:meth:`NodeCache.release`) and the
+    collector restored once its nodes are freed: a collection would otherwise walk them.
     """
+    if cache is not None:
+        cache.wait()
     collecting = gc.isenabled()
     gc.disable()
+
+    def restore() -> None:
+        if collecting:
+            gc.enable()
+
     try:
         yield
     finally:
-        if collecting:
-            gc.enable()
+        if cache is None:
+            restore()
+        else:
+            cache.release(then=restore)
 
 
 def battle_sides(battle: Battle) -> list[tuple[float, int, int]]:

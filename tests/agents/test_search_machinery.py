@@ -2,6 +2,7 @@
 collector left as it was found, bot options checked."""
 
 import gc
+import threading
 import time
 from pathlib import Path
 
@@ -12,10 +13,7 @@ from agents.search import (
     ENTRY_BYTES,
     EXACT,
     LOWER,
-    RELEASE_CELL_SECONDS,
-    RELEASE_SECONDS,
     UPPER,
-    Clock,
     Entry,
     NodeCache,
     TranspositionTable,
@@ -90,18 +88,19 @@ def test_a_stored_value_answers_only_as_deep_and_within_its_bound() -> None:
     assert [bound_of(v, 0.0, 1.0) for v in (0.0, 0.5, 1.0)] == [UPPER, EXACT, LOWER]
 
 
-def test_the_node_cache_takes_no_more_than_its_cells_and_its_states_cost_search_time() -> None:
-    cache: NodeCache[str] = NodeCache(limit=100)
-    clock = Clock(stop=10.0)
-    assert cache.reserve(60, 3, clock)
-    cache.put(1, "first")
-    assert not cache.reserve(50, 1, clock)  # 110 cells: no room
-    assert cache.reserve(40, 2, clock)
-    cache.put(2, "second")
-    assert (cache.get(1), cache.get(2), cache.get(3)) == ("first", "second", None)
-    assert clock.stop == pytest.approx(10.0 - 5 * RELEASE_SECONDS - 100 * RELEASE_CELL_SECONDS)
-    cache.clear()
-    assert len(cache) == 0 and cache.reserve(100, 1, clock)
+def test_the_node_cache_takes_no_more_than_its_cells_and_frees_them_after() -> None:
+    cache: NodeCache[list[int]] = NodeCache(limit=100)
+    assert cache.reserve(60)
+    cache.put(1, [1])
+    assert not cache.reserve(50)  # 110 cells: no room
+    assert cache.reserve(40)
+    cache.put(2, [2])
+    assert (cache.get(1), cache.get(2), cache.get(3)) == ([1], [2], None)
+    done = []
+    cache.release(then=lambda: done.append(True))
+    assert len(cache) == 0 and cache.reserve(100)
+    cache.wait()
+    assert done == [True]
 
 
 @pytest.mark.parametrize("bot", SEARCH_BOTS)
@@ -111,6 +110,8 @@ def test_a_move_leaves_no_expanded_node_behind(bot: str) -> None:
     agent.new_game(state.to_move, state)
     agent.choose_ply(state, time.monotonic() + 60)
     assert len(agent.expanded) == 0  # type: ignore[attr-defined]
+    agent.expanded.wait()  # type: ignore[attr-defined]
+    assert not [t for t in threading.enumerate() if t.name == "search-release"]
 
 
 @pytest.mark.parametrize("bot", SEARCH_BOTS)
@@ -131,6 +132,7 @@ def test_a_move_leaves_the_collector_as_it_found_it(bot: str, enabled: bool) -> 
     (gc.enable if enabled else gc.disable)()
     try:
         agent.choose_ply(state, time.monotonic() + 60)
+        agent.expanded.wait()  # type: ignore[attr-defined]  # the nodes are freed after
         assert gc.isenabled() == enabled
         assert gc.get_freeze_count() == frozen
     finally:

@@ -2,5 +2,6 @@
 
 print(
     "benchmarks: python -m benchmarks.engine | benchmarks.referee | benchmarks.agents"
-    " | benchmarks.strength | benchmarks.memory   (each takes --help)"
+    " | benchmarks.strength | benchmarks.memory"
+    " | benchmarks.cluster   (each takes --help)"
 )

@@ -62,6 +62,10 @@ class GameLine:
     logs: str | None = None
     """The game's folder (bots' output, transcript), if anything was kept."""
     seconds: float | None = None
+    retries: int = 0
+    """Times the game was played again because its worker was lost (on a cluster)."""
+    node: str | None = None
+    """The machine that played it (on a cluster; its ``logs`` are there)."""
 
     @property
     def abnormal(self) -> bool:

@@ -22,7 +22,7 @@ import trio
 
 from server.serving import GameWatcher
 from server.settings import Settings
-from vvw.argtypes import positive_int
+from vvw.argtypes import positive_float, positive_int
 from vvw.commands.match import new_run_dir, remove_if_empty, split_maps_and_bots
 from vvw.commands.serve import (
     add_game_settings,
@@ -109,7 +109,7 @@ def run_tournament(args: argparse.Namespace) -> int:
         return _fail(f"a tournament needs two participants or more, got {len(players)}")
     if sprt is not None and len(players) != 2:
         return _fail("--sprt tests one bot against another: give exactly two participants")
-    for player in players:
+    for player in players if args.ship is None else []:  # shipped: found on the workers
         missing = player.program()
         if missing is not None:
             return _fail(f"cannot start {player.name}: {missing} not found")
@@ -145,15 +145,55 @@ def run_tournament(args: argparse.Namespace) -> int:
         _, done = read_results(path)
     except (ResultsFileError, OSError) as error:
         return _fail(str(error))
+    games_dir = path.parent / f"{path.stem}-games"
     try:
-        return _play(args, header, todo, done, writer, sprt, settings)
+        if args.cluster is not None:
+            code = _on_cluster(args, header, todo, done, writer, sprt, settings, games_dir)
+            if code == 2 and previous is None and not read_results(path)[1]:
+                path.unlink()  # the cluster could not start: no file left to --resume
+            return code
+
+        async def play_here(game: ScheduledGame, on_game: GameWatcher | None) -> GameLine:
+            return await play_scheduled(game, settings, games_dir, args.keep_transcripts,
+                                        on_game)
+
+        return _play(args, header, todo, done, writer, sprt, args.concurrency, play_here)
     finally:
         writer.close()
 
 
+def _on_cluster(args: argparse.Namespace, header: Header, todo: list[ScheduledGame],
+                done: list[GameLine], writer: ResultsWriter, sprt: Sprt | None,
+                settings: Settings, games_dir: Path) -> int:
+    """The run with each game a task on a Ray cluster (see :mod:`vvw.cluster`)."""
+    try:
+        from vvw import cluster  # the optional extra: only a --cluster run needs Ray
+    except ImportError:
+        return _fail("--cluster needs Ray: pip install 'vvw[cluster]'")
+    ship = None if args.ship is None else args.ship.resolve()
+    options = cluster.ClusterOptions(args.cluster, args.cpus_per_game, args.workers, ship)
+    try:
+        with cluster.connected(options, cores()) as slots:
+            games = cluster.ClusterGames(options, slots, settings, games_dir,
+                                         args.keep_transcripts)
+            print(f"cluster {args.cluster}: {slots} games at once,"
+                  f" {args.cpus_per_game:g} CPUs each", flush=True)
+
+            async def play_there(game: ScheduledGame, _: GameWatcher | None) -> GameLine:
+                return await games.play(game)  # no --view: the game is on another machine
+
+            return _play(args, header, todo, done, writer, sprt, slots, play_there)
+    except BaseException as error:  # a ClusterError, possibly in an exception group
+        failure = cluster.cluster_error_in(error)
+        if failure is None:
+            raise
+        return _fail(str(failure))
+
+
 def _play(args: argparse.Namespace, header: Header, todo: list[ScheduledGame],
           done: list[GameLine], writer: ResultsWriter, sprt: Sprt | None,
-          settings: Settings) -> int:
+          concurrency: int,
+          play_game: Callable[[ScheduledGame, GameWatcher | None], Awaitable[GameLine]]) -> int:
     path = writer.path
     games_dir = path.parent / f"{path.stem}-games"
     finished = {game.key for game in done}
@@ -161,7 +201,7 @@ def _play(args: argparse.Namespace, header: Header, todo: list[ScheduledGame],
     print(f"{len(header.participants)} participants, {len(header.maps)} maps,"
           f" rounds {header.rounds}: {len(todo)} games, {len(remaining)} to play;"
           f" seed {header.seed}; results in {path}", flush=True)
-    if args.concurrency > cores():
+    if args.cluster is None and args.concurrency > cores():
         print(f"vvw tournament: warning: --concurrency {args.concurrency} is more than the"
               f" {cores()} cores here: bots may think slower and lose on time",
               file=sys.stderr)
@@ -191,9 +231,7 @@ def _play(args: argparse.Namespace, header: Header, todo: list[ScheduledGame],
 
             async def play(game: ScheduledGame) -> None:
                 nonlocal table, decided
-                line = await play_scheduled(
-                    game, settings, games_dir, args.keep_transcripts, watcher(game)
-                )
+                line = await play_game(game, watcher(game))
                 writer.add(line)
                 played.append(line)
                 table = standings(header, played)
@@ -201,7 +239,7 @@ def _play(args: argparse.Namespace, header: Header, todo: list[ScheduledGame],
                 if sprt is not None and table.llr is not None:
                     decided = sprt.decision(table.llr) is not None
 
-            await play_all(remaining, args.concurrency, play, lambda: decided)
+            await play_all(remaining, concurrency, play, lambda: decided)
 
     try:
         signum = trio.run(run_until_signal, main)
@@ -254,6 +292,13 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         return _fail(f"unrecognized arguments: {' '.join(extra)}")
     if not args.map:
         return _fail("the following arguments are required: --maps")
+    if args.cluster is not None and args.view:
+        return _fail("--view shows the games played on this machine: not with --cluster")
+    if args.workers is not None and args.cluster != "local":
+        return _fail("--workers is for --cluster local (a cluster's size is its own)")
+    if args.ship is not None and (args.cluster is None or not args.ship.is_dir()):
+        return _fail(f"--ship needs --cluster and a folder; {args.ship} is not one"
+                     if args.cluster is not None else "--ship is for --cluster runs")
     return run_tournament(args)
 
 
@@ -278,6 +323,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="times each pairing plays its pair on each map (default 1)")
     parser.add_argument("--concurrency", type=positive_int, default=1,
                         help="games played at once (default 1)")
+    cluster = parser.add_argument_group(
+        "on a Ray cluster (pip install 'vvw[cluster]'; see docs/tournaments.md)")
+    cluster.add_argument("--cluster", default=None, metavar="ADDRESS",
+                         help="play each game as a task on the Ray cluster at ADDRESS"
+                         " (HOST:6379, auto), or on one started here: local;"
+                         " --concurrency is then the cluster's")
+    cluster.add_argument("--cpus-per-game", type=positive_float, default=2.0, metavar="N",
+                         help="CPUs each game takes on its worker (default 2: one per bot)")
+    cluster.add_argument("--workers", type=positive_int, default=None, metavar="N",
+                         help="with --cluster local: games at once (default cores / 2)")
+    cluster.add_argument("--ship", type=Path, default=None, metavar="FOLDER",
+                         help="send FOLDER (the bots) with every game; bot commands run in"
+                         " a copy of it on the worker")
     parser.add_argument("--results", type=Path, default=None, metavar="FILE",
                         help="results file (default runs/tournament-STAMP/results.jsonl)")
     parser.add_argument("--resume", action="store_true",

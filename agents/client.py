@@ -11,6 +11,9 @@ A bot author writes one :class:`agents.base.Agent`; :func:`play` (TCP) or :func:
 - if the agent raises, returns an illegal or empty ply, or is still thinking at the deadline,
   a legal random ply is sent instead (a *fallback*): never a late or an illegal ply. An agent
   still busy with an abandoned computation is not asked again until it is done;
+- the server is read all the time: if it sends anything after an UPD before the reply is
+  ready (a server that skipped the turn, on a machine too busy to answer in time), that
+  reply is not sent, since the server would take it as the answer to its next UPD;
 - with no creature of its own left but asked to move (a server that did not end the game),
   the client sends nothing: ``MOV 0`` would be an illegal ply, a missing MOV only skips the
   turn;
@@ -22,6 +25,7 @@ A bot author writes one :class:`agents.base.Agent`; :func:`play` (TCP) or :func:
 
 import contextlib
 import logging
+import math
 import os
 import random
 import time
@@ -35,7 +39,7 @@ import trio
 from agents.base import Agent
 from engine import GameState, Kind, Move, Ply, find_violation
 from engine.movegen import group_moves, random_ply
-from protocol.codec import FROM_SERVER, Decoder, Message, Mov, Nme, encode
+from protocol.codec import FROM_SERVER, Decoder, Message, Mov, Nme, ProtocolError, encode
 from protocol.session import ClientSession, GameOver, GameStarted, Goodbye, YourTurn
 from protocol.watch import ConnectionWatch
 
@@ -62,6 +66,9 @@ class Summary:
     """Replies that were the fallback ply (the agent failed, was late or illegal)."""
     skipped: int = 0
     """UPDs left unanswered because the bot had no creature left."""
+    overtaken: int = 0
+    """UPDs left unanswered because the server had sent more before the reply was ready:
+    it had moved on (skipped the turn), and a MOV then would answer a later UPD."""
     slowest: float = 0.0
     """Longest time in seconds from an UPD's arrival to its MOV being sent."""
 
@@ -141,13 +148,18 @@ class _Connection:
     thinker: _Thinker
     session: ClientSession = attrs.field(factory=ClientSession)
 
-    async def handle(self, message: Message, arrived: tuple[float, float]) -> bool:
-        """Act on one message; ``False`` once the connection should end."""
+    async def handle(
+        self, message: Message, arrived: tuple[float, float], overtaken: Callable[[], bool]
+    ) -> bool:
+        """Act on one message; ``False`` once the connection should end.
+
+        ``overtaken()`` tells whether the server has sent more since ``message``.
+        """
         match self.session.receive(message):
             case GameStarted(species, state):
                 await self._start(species, state)
             case YourTurn(state):
-                await self._reply(state, arrived)
+                await self._reply(state, arrived, overtaken)
             case GameOver():
                 self.summary.games += 1
                 log.info("game over (%d played)", self.summary.games)
@@ -164,14 +176,25 @@ class _Connection:
         except Exception as error:  # the bot's own code: report it and play on
             log.warning("%s: new_game raised %r; playing on", self.agent.name, error)
 
-    async def _reply(self, state: GameState, arrived: tuple[float, float]) -> None:
+    async def _reply(
+        self, state: GameState, arrived: tuple[float, float], overtaken: Callable[[], bool]
+    ) -> None:
         if not state.total(state.to_move):
             log.warning("asked to move with no creature left: no MOV sent (the turn is skipped)")
             self.summary.skipped += 1
             return
+        if overtaken():  # already behind: think about the newest UPD instead
+            self.summary.overtaken += 1
+            return
         arrived_trio, arrived_monotonic = arrived
         deadline = arrived_monotonic + self.time_budget
         done, answer = await self._think(state, deadline, arrived_trio + self.time_budget)
+        if overtaken():
+            # The server sent more while we thought: it skipped this turn (or ended the
+            # game). A MOV now would be taken as the answer to its next UPD: illegal there.
+            log.warning("%s replied after the server had moved on: no MOV sent", self.agent.name)
+            self.summary.overtaken += 1
+            return
         ply = _as_ply(answer) if done else None
         violation = find_violation(state, ply) if ply is not None else None
         if ply is None or violation is not None:
@@ -234,24 +257,68 @@ async def play_on(
     label = (name if name is not None else agent.name).encode()[:255]
     try:
         await stream.send_all(encode(Nme(label)))
-        while True:
-            data = await stream.receive_some()
-            arrived = (trio.current_time(), time.monotonic())
-            if not data:
-                decoder.close()
-                if not decoder.offset:
-                    raise TurnedAway("the server closed the connection without a word")
-                if connection.session.in_game:
-                    log.warning("the server closed the connection during a game")
-                return summary
-            for message in decoder.feed(data):
-                if not await connection.handle(message, arrived):
-                    return summary
     except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
-        if not decoder.offset:
-            raise TurnedAway(f"the connection broke ({error or type(error).__name__})") from None
-        log.warning("the connection broke: %s", error or type(error).__name__)
-        return summary
+        raise TurnedAway(f"the connection broke ({error or type(error).__name__})") from None
+    # One task reads the server all the time, so a reply can see that the server has moved
+    # on while the agent thought; this one answers, message by message.
+    send, receive = trio.open_memory_channel[_Received](math.inf)
+    failure: Exception | None = None
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_read_server, stream, decoder, send)
+        try:
+            await _converse(connection, receive, decoder)
+        except Exception as error:  # raised below, outside the nursery (no exception group)
+            failure = error
+        nursery.cancel_scope.cancel()
+    if failure is not None:
+        raise failure
+    return summary
+
+
+_Received = tuple[Message, tuple[float, float]] | Exception | None
+"""A message with its arrival times, a failure of the connection, or ``None`` at its end."""
+
+
+async def _read_server(
+    stream: trio.abc.Stream, decoder: Decoder, send: trio.MemorySendChannel[_Received]
+) -> None:
+    """Feed everything the server sends, decoded, to ``send``; then its end or failure."""
+    try:
+        while data := await stream.receive_some():
+            arrived = (trio.current_time(), time.monotonic())
+            for message in decoder.feed(data):
+                send.send_nowait((message, arrived))
+        decoder.close()
+        send.send_nowait(None)
+    except (ProtocolError, trio.BrokenResourceError, trio.ClosedResourceError) as error:
+        send.send_nowait(error)
+
+
+async def _converse(
+    connection: _Connection, receive: trio.MemoryReceiveChannel[_Received], decoder: Decoder
+) -> None:
+    """Act on the server's messages in order until the connection should end."""
+
+    def overtaken() -> bool:
+        return receive.statistics().current_buffer_used > 0
+
+    async for item in receive:
+        if isinstance(item, trio.BrokenResourceError | trio.ClosedResourceError):
+            if not decoder.offset:
+                raise TurnedAway(f"the connection broke ({item or type(item).__name__})")
+            log.warning("the connection broke: %s", item or type(item).__name__)
+            return
+        if isinstance(item, Exception):
+            raise item
+        if item is None:
+            if not decoder.offset:
+                raise TurnedAway("the server closed the connection without a word")
+            if connection.session.in_game:
+                log.warning("the server closed the connection during a game")
+            return
+        message, arrived = item
+        if not await connection.handle(message, arrived, overtaken):
+            return
 
 
 class RecordedStream(trio.abc.Stream):

@@ -198,6 +198,7 @@ class Blocked:
 
     def __init__(self) -> None:
         self.release = threading.Event()
+        self.thinking = threading.Event()
         self.finished = threading.Event()
         self.calls = 0
 
@@ -206,6 +207,7 @@ class Blocked:
 
     def choose_ply(self, state: GameState, deadline: float) -> Ply:
         self.calls += 1
+        self.thinking.set()
         self.release.wait()
         self.finished.set()
         return ((0, 0, 0, 0, 0),)  # illegal: it must never be sent
@@ -232,6 +234,30 @@ async def test_a_slow_agent_gets_a_legal_fallback_ply_before_the_deadline(
     assert agent.finished.wait(10)
     assert agent.calls == 1  # not asked again while the abandoned computation ran
     assert outcome[0].fallbacks == 2
+
+
+async def test_a_reply_overtaken_by_the_server_s_next_upd_is_never_sent() -> None:
+    # The server skipped the bot's turn (it was too slow) and sent the next UPD: a MOV for
+    # the first UPD would be taken as the answer to the second, on another board.
+    agent = Blocked()
+    try:
+        async with trio.open_nursery() as nursery:
+            server, outcome = await run_client(nursery, agent, time_budget=1000.0)
+            await server.receive()
+            state = await server.greet(THETRAP, VAMPIRES)
+            await server.send(Upd(()))
+            await trio.to_thread.run_sync(agent.thinking.wait)  # about the first UPD
+            await server.send(Upd(()))
+            await trio.testing.wait_all_tasks_blocked()  # the client has read the second
+            agent.release.set()
+            message = await server.receive()  # the one reply: to the second UPD
+            assert find_violation(state, tuple(Move(*m) for m in message.moves)) is None
+            await server.send(End(), Bye())
+    finally:
+        agent.release.set()
+    summary = outcome[0]
+    assert (summary.replies, summary.overtaken, agent.calls) == (1, 1, 2)
+    assert server.pending == []
 
 
 class Faulty(Recorder):

@@ -495,7 +495,7 @@ def parse_line(text: str, number: int) -> Record:
     try:
         line = json.loads(text)
     except json.JSONDecodeError:
-        start = text.lstrip()[:1]
+        start = text.lstrip("\ufeff \t\r\n")[:1]  # map files often begin with a BOM
         hint = " (an XML file, such as a map?)" if start == "<" else ""
         raise TranscriptError(f"{where} is not JSON{hint}") from None
     if not isinstance(line, dict):

@@ -92,6 +92,8 @@ NOT_TRANSCRIPTS = {
     "gzip": (gzip.compress(b'{"type": "header"}\n'), "is gzip-compressed: gunzip it first"),
     "list": (b"[1, 2, 3]", "line 1 is a JSON list, not a transcript record"),
     "xml": (b'<?xml version="1.0"?>\n<map/>\n', "line 1 is not JSON (an XML file, such as a map?)"),
+    "xml with a BOM": (b'\xef\xbb\xbf<?xml version="1.0"?>\r\n<Map/>\r\n',
+                       "line 1 is not JSON (an XML file, such as a map?)"),
     "results": (b'{"game": 1, "winner": "alphabeta"}\n',
                 "line 1 is not a transcript header (a results file?)"),
     "empty": (b"", "is empty, not a transcript"),

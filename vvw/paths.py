@@ -1,8 +1,9 @@
 """Files and folders named on the command line: checked early, refused in one clear line.
 
 :func:`folder_to_write` is an argparse type (the folder is made if missing, so a bad one is
-refused before any game starts); :func:`write_file` writes a file the user named, and
-:class:`PathError` says in one line why it could not, naming the path.
+refused before any game starts) and :func:`make_folder` the same check for a folder known
+later; :func:`write_file` writes a file the user named. :class:`PathError` says in one line
+why a path cannot be used, naming it.
 """
 
 import argparse
@@ -18,19 +19,25 @@ def _reason(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def folder_to_write(text: str) -> Path:
-    """An argparse type: a folder to write files into, made (with its parents) if missing."""
-    folder = Path(text)
+def make_folder(folder: Path) -> Path:
+    """``folder``, made (with its parents) if missing; :class:`PathError` if it cannot be."""
     if folder.exists() and not folder.is_dir():
-        raise argparse.ArgumentTypeError(f"{text} is a file, not a folder")
+        raise PathError(f"{folder} is a file, not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        reason = _reason(error)
-        raise argparse.ArgumentTypeError(f"cannot make the folder {text}: {reason}") from None
+        raise PathError(f"cannot make the folder {folder}: {_reason(error)}") from None
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise argparse.ArgumentTypeError(f"cannot write into the folder {text}: permission denied")
+        raise PathError(f"cannot write into the folder {folder}: permission denied")
     return folder
+
+
+def folder_to_write(text: str) -> Path:
+    """An argparse type: a folder to write files into, made (with its parents) if missing."""
+    try:
+        return make_folder(Path(text))
+    except PathError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def write_file(path: Path, data: bytes) -> None:

@@ -74,6 +74,27 @@ def test_a_transcript_folder_that_cannot_be_one_is_refused_before_any_game(
     assert last.startswith(f"vvw {command[0]}: error: " + says.format(tmp=tmp_path))
 
 
+@pytest.mark.parametrize(
+    ("folder", "says"),
+    [
+        ("afile", "{tmp}/afile is a file, not a folder"),
+        ("afile/sub", "cannot make the folder {tmp}/afile/sub: "),
+    ],
+)
+def test_agent_and_proxy_refuse_a_transcript_folder_that_cannot_be_one(
+    folder: str, says: str, tmp_path: Path, a_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    where = str(tmp_path / folder)
+    with pytest.raises(SystemExit) as exited:
+        main(["agent", "random", "127.0.0.1", "1", "--transcript", where])
+    assert exited.value.code == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith("vvw agent: error: argument --transcript: " + says.format(tmp=tmp_path))
+    assert main(["proxy", "--upstream", "1", "--listen", "0", "--transcript", where]) == 2
+    err = capsys.readouterr().err
+    assert _one_line(err).startswith("vvw proxy: --transcript: " + says.format(tmp=tmp_path))
+
+
 def test_a_missing_transcript_folder_is_made(tmp_path: Path) -> None:
     assert folder_to_write(str(tmp_path / "new" / "runs")).is_dir()
 

@@ -93,6 +93,20 @@ def test_a_file_that_is_no_game_is_one_line_and_exit_code_2(content, says, tmp_p
     assert not (tmp_path / "x.html").exists()
 
 
+@pytest.mark.parametrize(
+    ("output", "says"), [("missing/x.html", "no folder"), ("adir", "it is a folder")]
+)
+def test_a_replay_it_cannot_write_is_one_line_naming_the_path(
+    output, says, transcript, tmp_path, capsys
+) -> None:
+    (tmp_path / "adir").mkdir()
+    target = tmp_path / output
+    assert main(["replay", str(transcript), "-o", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"vvw replay: cannot write {target}: ") and says in err
+
+
 def test_a_bot_name_cannot_break_out_of_the_page() -> None:
     name = "</script><script>alert(1)</script>\u2028"
     html = page({"events": [{"type": "names", "names": {"vampires": name}}]})

@@ -17,6 +17,7 @@ from agents.registry import BOTS, make_agent
 from protocol.codec import ProtocolError
 from protocol.session import SessionError
 from vvw.argtypes import port_number, positive_float, positive_int
+from vvw.paths import folder_to_write
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed of the bot's randomness")
     parser.add_argument(
         "--transcript",
+        type=folder_to_write,
         default=None,
         metavar="DIR",
         help="write each game's traffic as this bot saw it to DIR (the server's format)",

@@ -40,6 +40,7 @@ from protocol.watch import (
 from vvw.argtypes import port_number
 from vvw.commands.log import draw_board
 from vvw.commands.serve import add_view_arguments, os_error_in
+from vvw.paths import PathError, make_folder
 from vvw.view.live import LiveHub, serve_view
 
 log = logging.getLogger(__name__)
@@ -295,7 +296,11 @@ def upstream_address(text: str) -> tuple[str, int]:
 
 def run(args: argparse.Namespace) -> int:
     trace = Trace(sys.stdout, boards=not args.no_boards, show_hex=args.hex, quiet=args.quiet)
-    transcript_dir = None if args.no_transcript else Path(args.transcript)
+    try:
+        transcript_dir = None if args.no_transcript else make_folder(Path(args.transcript))
+    except PathError as error:
+        print(f"vvw proxy: --transcript: {error}", file=sys.stderr)
+        return 2
     host, port = args.upstream
     print(
         f"vvw proxy: listening on {args.host}:{args.listen}, relaying to {host}:{port}"

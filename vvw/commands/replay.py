@@ -6,6 +6,7 @@ import webbrowser
 from pathlib import Path
 
 from protocol.transcript import TranscriptError, read_transcript
+from vvw.paths import PathError, write_file
 from vvw.view.model import view_events
 from vvw.view.page import page
 
@@ -13,12 +14,13 @@ from vvw.view.page import page
 def write_replay(transcript: Path, target: Path) -> int:
     """Write the replay page of ``transcript`` to ``target``; the number of plies in it.
 
-    ``TranscriptError`` when the file is not a transcript or holds no board to draw.
+    ``TranscriptError`` when the file is not a transcript or holds no board to draw,
+    ``OSError`` when it cannot be read, :class:`PathError` when ``target`` cannot be written.
     """
     events = view_events(read_transcript(transcript))
     if not events or events[0]["type"] != "start":
         raise TranscriptError(f"{transcript}: no game to show (no MAP message in it)")
-    target.write_text(page({"events": events}), encoding="utf-8")
+    write_file(target, page({"events": events}).encode())
     return sum(1 for event in events if event["type"] in ("ply", "skip"))
 
 
@@ -29,9 +31,9 @@ def run(args: argparse.Namespace) -> int:
         plies = write_replay(source, target)
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or error
-        print(f"vvw replay: cannot read {source} or write {target}: {reason}", file=sys.stderr)
+        print(f"vvw replay: cannot read {source}: {reason}", file=sys.stderr)
         return 2
-    except TranscriptError as error:
+    except (TranscriptError, PathError) as error:
         print(f"vvw replay: {error}", file=sys.stderr)
         return 2
     print(f"{target} ({plies} plies)")

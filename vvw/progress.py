@@ -8,6 +8,7 @@ from rich.console import Console, Group
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from vvw.results import GameLine
 from vvw.standings import Standings
@@ -34,7 +35,7 @@ class RunProgress:
     """Reports each finished game; in a terminal, also the live footer."""
 
     def __init__(self, total: int, done: int, console: Console | None = None) -> None:
-        self.console = console or Console(highlight=False)
+        self.console = console or Console(highlight=False, emoji=False, markup=False)
         self.total = total
         self.done = done
         self.started = time.monotonic()
@@ -64,8 +65,8 @@ class RunProgress:
     def finished(self, game: GameLine, table: Standings) -> None:
         """A game ended: print its line, move the bar, show the new standings."""
         self.done += 1
-        self.console.print(f"[{self.done}/{self.total}] {describe_game(game)}",
-                           markup=False, highlight=False, soft_wrap=True)
+        self.console.print(Text(f"[{self.done}/{self.total}] {describe_game(game)}"),
+                           soft_wrap=True)
         self.bar.update(self.task, completed=self.done)
         if self.live is not None:
             self.table = _standings_table(table)
@@ -78,7 +79,7 @@ def _standings_table(table: Standings) -> Table:
         shown.add_column(column, justify="left" if column == "participant" else "right")
     for row in table.participants[:SHOWN]:
         shown.add_row(
-            row.name, str(row.games), f"{row.wins}-{row.draws}-{row.losses}",
+            Text(row.name), str(row.games), f"{row.wins}-{row.draws}-{row.losses}",
             f"{row.estimate.score:.1%}" if row.games else "-", row.estimate.format(),
             f"{row.estimate.los:.1%}" if row.games else "-",
         )

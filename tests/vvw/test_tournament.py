@@ -164,3 +164,19 @@ def test_a_signal_mid_run_ends_every_bot_keeps_every_game_and_resume_plays_the_r
     header, games = read_results(results)
     assert len(games) == header.games == 6 and len({g.key for g in games}) == 6
     assert [g.key for g in games[:2]] == [g.key for g in kept]
+
+
+def test_progress_lines_print_names_as_they_are(capsys):
+    from vvw.progress import RunProgress
+    from vvw.results import GameLine, Header, Side
+    from vvw.standings import standings
+
+    game = GameLine(key="r1:m0:a:b:1", pair="r1:m0:a:b", round=1, map="thetrap",
+                    battle_seed=1, vampires=Side("[bold]a", "x"), werewolves=Side("b", "y"),
+                    winner=None, termination="ply limit")
+    header = Header(participants=[("[bold]a", "x"), ("b", "y")], format="round-robin",
+                    maps=["thetrap"], rounds=1, seed=1, games=2)
+    with RunProgress(2, 0) as progress:
+        progress.finished(game, standings(header, [game]))
+    assert "[1/2] r1:m0:a:b:1 on thetrap: [bold]a vs b: draw by ply limit" in (
+        capsys.readouterr().out)

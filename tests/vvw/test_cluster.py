@@ -127,8 +127,8 @@ def test_ctrl_c_on_a_cluster_run_keeps_the_finished_games_and_resume_plays_the_r
     assert run.returncode == 130, err
     assert "Traceback" not in err and "--resume" in err
     _, kept = read_results(results)
-    assert len(kept) < 6 and "r1:m0:a:b:1" in {g.key for g in kept}
-    assert all("s" not in g.names for g in kept)
+    # s's first game starts once a slot is free: after one game of a:b or both, in any order
+    assert 1 <= len(kept) <= 2 and {g.key for g in kept} <= {"r1:m0:a:b:1", "r1:m0:a:b:2"}
     assert _processes_mentioning(str(tmp_path)) == []
     stalled.unlink()
     resumed = subprocess.run([*command[:-2], "--move-time", "0.5", *command[-2:], "--resume"],

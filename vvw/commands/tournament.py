@@ -162,10 +162,19 @@ def run_tournament(args: argparse.Namespace) -> int:
         writer.close()
 
 
+LOOPBACK_ONLY = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+"""Ray's switch that, at ``0``, puts every process of a cluster on 127.0.0.1."""
+
+
 def _on_cluster(args: argparse.Namespace, header: Header, todo: list[ScheduledGame],
                 done: list[GameLine], writer: ResultsWriter, sprt: Sprt | None,
                 settings: Settings, games_dir: Path) -> int:
     """The run with each game a task on a Ray cluster (see :mod:`vvw.cluster`)."""
+    if args.cluster == "local":
+        # A cluster of this machine alone stays on the loopback interface: Ray reads this
+        # when it is imported (and its processes inherit it). Not for a real cluster, whose
+        # machines must reach this one.
+        os.environ[LOOPBACK_ONLY] = "0"
     try:
         from vvw import cluster  # the optional extra: only a --cluster run needs Ray
     except ImportError:

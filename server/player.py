@@ -77,12 +77,32 @@ class Player:
     reader_done: trio.Event = attrs.field(factory=trio.Event)
     queued: int = 0
     """Messages received and not taken yet (at most :data:`MAX_QUEUED`)."""
+    _reading: trio.CancelScope = attrs.field(init=False, factory=trio.CancelScope)
+    _forfeit: str = attrs.field(init=False, default="its part was ended")
 
     def __attrs_post_init__(self) -> None:
         self.events_in, self.events = trio.open_memory_channel(float("inf"))
 
     async def read_forever(self) -> None:
-        """Decode what the bot sends into events until its stream ends or turns garbage."""
+        """Decode what the bot sends into events until its stream ends, turns garbage, or
+        :meth:`forfeit` is called."""
+        event: Closed | Garbled | None = None
+        with self._reading:
+            event = await self._read()
+        if event is None:  # ended from outside
+            event = Closed(self._forfeit, _now())
+        self.closed = event
+        self.events_in.send_nowait(event)
+        self.reader_done.set()
+
+    def forfeit(self, reason: str) -> None:
+        """End the bot's part from outside, e.g. when its process exited while another
+        process still holds the connection: the reader stops, and the last event is
+        :class:`Closed` with ``reason``."""
+        self._forfeit = reason
+        self._reading.cancel()
+
+    async def _read(self) -> Closed | Garbled:
         event: Closed | Garbled
         try:
             while True:
@@ -110,9 +130,7 @@ class Player:
             if self.on_frame is not None:
                 self.on_frame(self, "in", None, error.data)
             event = Garbled(error, now)
-        self.closed = event
-        self.events_in.send_nowait(event)
-        self.reader_done.set()
+        return event
 
     def _queue(self, message: Message, now: float) -> None:
         if self.on_frame is not None:

@@ -42,6 +42,9 @@ class PlayGame(Protocol):
         on_abort: Callable[[GameResult], None] | None = None,
     ) -> Awaitable[GameResult]: ...
 
+EXIT_GRACE = 0.5
+"""Seconds a seated bot's connection has, once its process has exited, to deliver what it
+sent and close by itself; then its part is over, whoever still holds the connection."""
 MAX_PENDING = 8
 """Connections allowed to be waiting for their NME at once (a flood cannot exhaust the
 server); when one more comes, the oldest gives way, so silent ones never keep a bot out."""
@@ -108,6 +111,23 @@ async def _part(player: Player, table: _Table) -> None:
                     await player.send_quietly(message)
 
 
+async def _end_parts(forfeits: trio.MemoryReceiveChannel[tuple[Kind, str]], table: _Table) -> None:
+    """For each ``(species, reason)`` received (a bot's process exited), end the part of
+    the player seated on that side once :data:`EXIT_GRACE` has passed, unless its
+    connection closed by itself meanwhile."""
+
+    async def end(player: Player, reason: str) -> None:
+        with trio.move_on_after(EXIT_GRACE):
+            await player.reader_done.wait()
+        player.forfeit(reason)  # nothing changes if the reader is done
+
+    async with trio.open_nursery() as nursery:
+        async for species, reason in forfeits:
+            for player in table.seated:
+                if player.species == species:
+                    nursery.start_soon(end, player, reason)
+
+
 async def serve(
     game_map: GameMap,
     settings: Settings,
@@ -123,6 +143,7 @@ async def serve(
     on_dropped: Callable[[str], None] | None = None,
     on_game: GameWatcher | None = None,
     referee: PlayGame = play_game,
+    forfeits: trio.MemoryReceiveChannel[tuple[Kind, str]] | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> list[GameResult]:
     """Serve ``games`` games on ``host:port``; the results, in order.
@@ -133,7 +154,8 @@ async def serve(
     plays each game once two players are seated and greeted. ``on_game(number, names)``
     is called as each game starts and returns a function given each of its transcript
     lines (JSON text) as they are written: the live view. Without ``transcript_dir`` these
-    transcripts go to a scratch folder, deleted at the end.
+    transcripts go to a scratch folder, deleted at the end. A ``(species, reason)`` on
+    ``forfeits`` ends that side's part (its process exited; see :data:`EXIT_GRACE`).
     """
     check_sendable(game_map, game_map.name or "<map>")  # MapFileError: MAP could not say it
     listeners = await trio.open_tcp_listeners(port, host=host)  # OSError if the port is taken
@@ -223,6 +245,8 @@ async def serve(
     with scratch if scratch is not None else contextlib.nullcontext():
         async with trio.open_nursery() as nursery:
             await nursery.start(trio.serve_listeners, handle, listeners)
+            if forfeits is not None:
+                nursery.start_soon(_end_parts, forfeits, table)
             task_status.started(listeners[0].socket.getsockname()[1])
             for number in range(first_game, first_game + games):
                 await table.full.wait()

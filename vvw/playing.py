@@ -11,6 +11,7 @@ the game with that reason; cancelling the call (Ctrl-C) ends both bots before re
 import contextlib
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import attrs
@@ -101,7 +102,7 @@ async def _until_seated(
         async with trio.open_nursery() as nursery:
 
             async def exits() -> None:
-                await bot.process.wait()
+                await bot.wait()
                 nursery.cancel_scope.cancel()
 
             async def watch_drops() -> None:
@@ -119,7 +120,7 @@ async def _until_seated(
         await await_exit(bot)  # a hang-up is often a crash: let its exit code tell
         if bot.crashed:
             return Termination.CRASH, (
-                f"{bot.label} exited with code {bot.exit_code} before its NME: "
+                f"{bot.label} exited with code {bot.exit_code} before its NME{_when(bot)}: "
                 f"{bot.stderr_tail()}"
             )
         kind = Termination.DISCONNECT if why.startswith("closed") else Termination.PROTOCOL_ERROR
@@ -128,9 +129,36 @@ async def _until_seated(
         return kind, f"{bot.label} was dropped before the game: {why}"
     if bot.exit_code is not None:
         return Termination.CRASH, (
-            f"{bot.label} exited with code {bot.exit_code} before its NME: {bot.stderr_tail()}"
+            f"{bot.label} exited with code {bot.exit_code} before its NME{_when(bot)}:"
+            f" {bot.stderr_tail()}"
         )
     return Termination.STALL, f"{bot.label} did not connect and send NME within {within:g} s"
+
+
+def _when(bot: BotProcess) -> str:
+    """``, 0.3 s after it started`` once the bot has exited, else nothing."""
+    if bot.exited_at is None:
+        return ""
+    return f", {bot.exited_at - bot.started_at:.1f} s after it started"
+
+
+async def _end_on_exit(
+    species: Kind,
+    bot: BotProcess,
+    game_begun: Callable[[], bool],
+    forfeits: trio.MemorySendChannel[tuple[Kind, str]],
+) -> tuple[Termination, str]:
+    """Once the seated bot's process exits: in the game, have the server end its part
+    (whoever still holds its connection: a child it started); before the game, how it
+    failed, returned to end the game."""
+    code = await bot.wait()
+    if game_begun():
+        forfeits.send_nowait((species, f"its process exited with code {code}{_when(bot)}"))
+        await trio.sleep_forever()
+    return Termination.CRASH, (
+        f"{bot.label} exited with code {code} once seated, before the game began{_when(bot)}:"
+        f" {bot.stderr_tail()}"
+    )
 
 
 async def play_one(
@@ -144,12 +172,15 @@ async def play_one(
     keep_transcript: bool = False,
     number: int = 1,
     on_game: GameWatcher | None = None,
+    on_abort: Callable[[Played], None] | None = None,
 ) -> Played:
     """One game: ``players[0]`` plays the vampires, ``players[1]`` the werewolves.
 
     The bots' output goes to ``game_dir`` (files left empty are removed, and the folder
     if nothing is left in it); ``seeds`` are the bots' own (built-in bots get
     ``--seed``, commands their ``{seed}``). ``on_game`` is :func:`serve`'s: the live view.
+    Cancelled mid-game (Ctrl-C), the game ends as aborted (END/BYE said, bots ended),
+    ``on_abort`` is given it, and the cancellation goes on.
     """
     names = {species: player.name for species, player in zip(SIDES, players, strict=True)}
     seated = {Kind.VAMPIRES: trio.Event(), Kind.WEREWOLVES: trio.Event()}
@@ -157,23 +188,32 @@ async def play_one(
     bots: dict[Kind, BotProcess] = {}
     results: list[GameResult] = []
     failed: GameResult | None = None
+    to_forfeit, forfeits = trio.open_memory_channel[tuple[Kind, str]](len(SIDES))
     try:
         async with trio.open_nursery() as nursery:
 
+            async def end_on_exit(species: Kind, bot: BotProcess) -> None:
+                nonlocal failed
+                termination, detail = await _end_on_exit(
+                    species, bot, lambda: all(e.is_set() for e in seated.values()), to_forfeit
+                )
+                failed = _lost(species, names, termination, detail, game_map, settings.seed)
+                nursery.cancel_scope.cancel()
+
             async def run_server(task_status=trio.TASK_STATUS_IGNORED) -> None:
-                results.extend(
-                    await serve(
-                        game_map,
-                        settings,
-                        port=0,
-                        first_game=number,
-                        transcript_dir=transcript_dir,
-                        keep_all_transcripts=keep_transcript,
-                        on_seated=lambda k, _n: seated[k].set(),
-                        on_dropped=drops,
-                        on_game=on_game,
-                        task_status=task_status,
-                    )
+                await serve(
+                    game_map,
+                    settings,
+                    port=0,
+                    first_game=number,
+                    transcript_dir=transcript_dir,
+                    keep_all_transcripts=keep_transcript,
+                    on_result=results.append,  # an aborted game's too
+                    on_seated=lambda k, _n: seated[k].set(),
+                    on_dropped=drops,
+                    forfeits=forfeits,
+                    on_game=on_game,
+                    task_status=task_status,
                 )
                 nursery.cancel_scope.cancel()
 
@@ -196,6 +236,7 @@ async def play_one(
                                    f"{detail} (map {game_map.name})", game_map, settings.seed)
                     nursery.cancel_scope.cancel()
                     break
+                nursery.start_soon(end_on_exit, species, bots[species])
     finally:
         ended = failed if failed is not None else (results[0] if results else None)
         if ended is not None and ended.termination in HUNG_UP:
@@ -205,8 +246,10 @@ async def play_one(
         for bot in bots.values():
             await stop_bot(bot)
         outputs = _tidy(bots, game_dir)
+        transcript = _transcript_in(game_dir) if transcript_dir == game_dir else None
+        if ended is not None and ended.termination is Termination.ABORTED and on_abort:
+            on_abort(Played(_named(ended, names), outputs, transcript))
     assert ended is not None  # no exception: a failure was found or the server gave a result
-    transcript = _transcript_in(game_dir) if transcript_dir == game_dir else None
     return Played(_named(_crashed(ended, bots), names), outputs, transcript)
 
 

@@ -161,3 +161,20 @@ async def test_a_child_that_left_the_session_does_not_outlive_the_match(tmp_path
     result, _ = await _match(tmp_path, bot("setsid", str(pid_file)), bot("play"))
     assert result.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
     assert _gone(int(pid_file.read_text()))  # killed and reaped
+
+
+async def test_a_crash_is_a_crash_while_a_child_still_holds_the_socket(tmp_path):
+    pid_file = tmp_path / "child"
+    result, _ = await _match(tmp_path, bot("orphan", str(pid_file)), bot("play"))
+    assert (result.winner, result.termination, result.plies) == (
+        Kind.WEREWOLVES, Termination.CRASH, 0)
+    assert "exited with code 3" in result.detail
+    assert _gone(int(pid_file.read_text()))  # the child that held the socket is ended too
+
+
+async def test_a_launcher_that_exits_loses_and_the_child_it_left_playing_is_ended(tmp_path):
+    pid_file = tmp_path / "child"
+    result, _ = await _match(tmp_path, bot("detach", str(pid_file)), bot("play"))
+    assert (result.winner, result.termination) == (Kind.WEREWOLVES, Termination.CRASH)
+    assert "vampires-" in result.detail and "exited with code 0" in result.detail
+    assert _gone(int(pid_file.read_text()))

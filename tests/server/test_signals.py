@@ -1,5 +1,6 @@
 """Signals sent to ``vvw serve`` and ``vvw match`` subprocesses: a clean stop, no traceback."""
 
+import json
 import os
 import signal
 import socket
@@ -113,17 +114,21 @@ def test_match_stopped_by_a_signal_aborts_the_game_and_ends_the_bots(tmp_path, s
     bots = [f"{sys.executable} {BOT} play {{host}} {{port}}",
             f"{sys.executable} {BOT} stall {{host}} {{port}} {record}"]
     match = _vvw("match", "--map", TESTMAP, *bots, "--move-time", "1000", "--games", "3",
-                 "--transcript", str(tmp_path / "t"))
+                 "--transcript", str(tmp_path / "t"), "--json", str(tmp_path / "results.json"))
     try:
         pid = int(_wait_for(record).split()[0])  # the stalling bot got its first UPD
         match.send_signal(signum)
         assert match.wait(timeout=WAIT) == code
-        assert match.stderr is not None
-        err = match.stderr.read()
+        assert match.stdout is not None and match.stderr is not None
+        out, err = match.stdout.read(), match.stderr.read()
     finally:
         match.kill()
         match.wait()
     assert len(err.splitlines()) == 1 and "Traceback" not in err
+    (game,) = [line for line in out.splitlines() if line.startswith("game ")]
+    assert game.startswith(f"game 1 on {TESTMAP}: aborted after 1 plies: the server was stopped")
+    (result,) = json.loads((tmp_path / "results.json").read_text())
+    assert (result["termination"], result["winner"]) == ("aborted", None)
     assert record.read_text().split()[1:] == ["End", "Bye"]
     assert _gone(pid)
     (transcript,) = (tmp_path / "t").glob("*.jsonl")

@@ -167,7 +167,14 @@ def run(args: argparse.Namespace) -> int:
             choice: MapChoice = maps[pair % len(maps)]
             sides = (players[0], players[1]) if leg == 0 else (players[1], players[0])
             settings = attrs.evolve(settings_from(args), seed=derive(seed, "battle", pair))
-            game = await play_one(
+
+            def record(game: Played, number: int = number, label: str = choice.label) -> None:
+                played.append(game)
+                print(f"game {number} on {label}: {describe(game)}", flush=True)
+                if args.json is not None:
+                    write_json(args.json, played)
+
+            record(await play_one(
                 choice.game_map,
                 settings,
                 sides,
@@ -176,11 +183,8 @@ def run(args: argparse.Namespace) -> int:
                 transcript_dir=args.transcript,
                 keep_transcript=args.keep_transcripts,
                 number=number,
-            )
-            played.append(game)
-            print(f"game {number} on {choice.label}: {describe(game)}", flush=True)
-            if args.json is not None:
-                write_json(args.json, played)
+                on_abort=record,  # Ctrl-C: the game ends as aborted, and is recorded
+            ))
 
     try:
         signum = trio.run(run_until_signal, main)

@@ -1,6 +1,7 @@
 """``vvw match`` as a user runs it: results per bot, reasons that say what happened, files."""
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -85,7 +86,8 @@ async def test_garbage_before_nme_loses_at_once_with_what_was_sent(tmp_path):
 async def test_a_bot_exiting_before_nme_is_a_crash_and_its_prints_are_kept(tmp_path):
     played = await _one(tmp_path, bot("exit"))
     assert played.result.termination is Termination.CRASH
-    assert "exited with code 4 before its NME: cannot start: no model file" in played.result.detail
+    assert re.search(r"exited with code 4 before its NME, [0-9.]+ s after it started:"
+                     r" cannot start: no model file", played.result.detail)
     out = tmp_path / "game" / "vampires-bad.out"
     assert played.outputs[played.result.vampires.species] == [
         out, tmp_path / "game" / "vampires-bad.err"]

@@ -28,12 +28,14 @@ def run(*command: str | Path) -> int:
     return subprocess.call([str(part) for part in command], cwd=ROOT)
 
 
-def set_up() -> None:
-    """Create ``.venv`` and install the project with its test tools, unless up to date."""
+def set_up(with_tests: bool = True) -> None:
+    """Create ``.venv`` and install the project, with its test tools (and the heavy optional
+    extras they test: Ray, Playwright) when ``with_tests``; nothing if already up to date."""
     if sys.version_info < (3, 11):  # noqa: UP036 (dev.py may run under an old python3)
         sys.exit(f"vvw needs Python 3.11 or newer; this is {sys.version.split()[0]}")
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text() == wanted:
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    done = STAMP.read_text().split() if STAMP.exists() else []
+    if done[:1] == [digest] and (not with_tests or "test" in done[1:]):
         return
     if not (BIN / "python").exists():
         print(f"creating {VENV.name}/", flush=True)
@@ -41,9 +43,10 @@ def set_up() -> None:
     python = BIN / "python"
     if run(python, "-m", "pip", "install", "--quiet", "--upgrade", "pip") != 0:
         sys.exit("could not upgrade pip in .venv")
-    if run(python, "-m", "pip", "install", "--quiet", "-e", ".[test]") != 0:
+    target = ".[test]" if with_tests else "."
+    if run(python, "-m", "pip", "install", "--quiet", "-e", target) != 0:
         sys.exit("could not install the project into .venv (is PyPI reachable?)")
-    STAMP.write_text(wanted)
+    STAMP.write_text(digest + (" test" if with_tests else ""))
 
 
 def main(argv: list[str]) -> int:
@@ -51,7 +54,7 @@ def main(argv: list[str]) -> int:
         print(__doc__.strip())
         return 2
     command, extra = argv[0], argv[1:]
-    set_up()
+    set_up(with_tests=command != "play")
     if command == "play":
         return run(BIN / "vvw", "match", *(extra or DEFAULT_MATCH))
     if command == "test":

@@ -19,12 +19,12 @@ draw the same page, so they show the same thing.
 from collections.abc import Iterable
 from typing import Any
 
-from engine import Kind
-from protocol.codec import FROM_SERVER, Decoder, End, Map, ProtocolError, Set, Upd
+from engine import GameState, Kind
+from protocol.codec import FROM_SERVER, Decoder, End, ProtocolError
+from protocol.session import ClientSession, GameStarted, SessionError, YourTurn
 from protocol.transcript import Frame, Header, Player, Ply, Record, Result, Skip
 
 ViewEvent = dict[str, Any]
-Board = dict[tuple[int, int], tuple[int, int]]
 
 
 def _name(kind: Kind | None) -> str | None:
@@ -39,17 +39,9 @@ def _server_messages(raw: bytes) -> list[Any]:
         return []
 
 
-def _cells(board: Board) -> list[list[int]]:
-    return [[x, y, kind, count] for (x, y), (kind, count) in sorted(board.items())]
-
-
-def _apply_cells(board: Board, cells: Iterable[tuple[int, int, int, int, int]]) -> None:
-    """Write MAP/UPD cells (``x, y, humans, vampires, werewolves``) onto ``board``."""
-    for x, y, h, v, w in cells:
-        board.pop((x, y), None)
-        for kind, count in ((Kind.HUMANS, h), (Kind.VAMPIRES, v), (Kind.WEREWOLVES, w)):
-            if count:
-                board[(x, y)] = (int(kind), count)
+def _cells(state: GameState) -> list[list[int]]:
+    cols = state.cols
+    return sorted([pos % cols, pos // cols, int(kind), count] for pos, kind, count in state.cells)
 
 
 class ViewBuilder:
@@ -59,8 +51,10 @@ class ViewBuilder:
         self.events: list[ViewEvent] = []
         self.names: dict[str, str] = {}
         self._map = ""
-        self._size: tuple[int, int] | None = None
-        self._board: Board | None = None
+        self._session = ClientSession()
+        """The board as the server told it (the first side's frames only)."""
+        self._side: Kind | None = None
+        self._started = False
         self._waiting: ViewEvent | None = None
         """A ply whose board the writer could not see (a proxy's): it waits for the UPD."""
         self._one_sided = False
@@ -87,54 +81,54 @@ class ViewBuilder:
             case Header():
                 self._map = record.map or ""
                 self._one_sided = record.source != "server"
-                if record.rows is not None and record.cols is not None:
-                    self._size = (record.rows, record.cols)
             case Player(side=Kind() as side):
                 self.names[side.name.lower()] = record.name
-                if self._board is not None:
+                if self._started:
                     return [{"type": "names", "names": dict(self.names)}]
             case Frame(direction="out"):
                 return self._server_frame(record)
-            case Ply() if self._board is not None:
+            case Ply() if self._started:
                 return self._ply(record)
-            case Skip() if self._board is not None:
+            case Skip() if self._started:
                 return [{"type": "skip", "ply": record.ply_number, "side": _name(record.side)}]
             case Result():
                 return [_result(record)]
         return []
 
     def _server_frame(self, frame: Frame) -> list[ViewEvent]:
+        if self._side is None:
+            self._side = frame.side
+        if frame.side != self._side:  # the other side was told the same board
+            return []
         made: list[ViewEvent] = []
         for message in _server_messages(frame.raw):
-            if isinstance(message, Set):
-                self._size = (message.rows, message.cols)
-            elif isinstance(message, Map) and self._board is None and self._size is not None:
-                self._board = {}
-                _apply_cells(self._board, message.cells)
-                rows, cols = self._size
+            try:
+                event = self._session.receive(message)
+            except SessionError:  # a server that contradicted the game: show what came before
+                return made
+            if isinstance(event, GameStarted) and not self._started:
+                self._started = True
+                state = event.state
                 made.append(
                     {
                         "type": "start",
                         "map": self._map,
-                        "rows": rows,
-                        "cols": cols,
-                        "board": _cells(self._board),
+                        "rows": state.rows,
+                        "cols": state.cols,
+                        "board": _cells(state),
                         "names": dict(self.names),
                     }
                 )
-            elif isinstance(message, End) and self._one_sided and self._board is not None:
-                return [*made, _ended()]
-            elif isinstance(message, Upd) and self._waiting is not None:
+            elif isinstance(event, YourTurn) and self._waiting is not None:
                 # The UPD after a ply the writer could not see the end of: its board.
-                assert self._board is not None
-                _apply_cells(self._board, message.cells)
-                self._waiting["board"] = _cells(self._board)
+                self._waiting["board"] = _cells(event.state)
                 made.append(self._waiting)
                 self._waiting = None
+            elif isinstance(message, End) and self._one_sided and self._started:
+                made.append(_ended())
         return made
 
     def _ply(self, ply: Ply) -> list[ViewEvent]:
-        assert self._board is not None
         event: ViewEvent = {
             "type": "ply",
             "ply": ply.ply_number,
@@ -158,8 +152,7 @@ class ViewBuilder:
         if ply.board is None:
             self._waiting = event
             return []
-        self._board = {(x, y): (int(kind), count) for x, y, kind, count in ply.board}
-        event["board"] = _cells(self._board)
+        event["board"] = sorted([x, y, int(kind), count] for x, y, kind, count in ply.board)
         return [event]
 
 

@@ -17,17 +17,20 @@ A finished game (:func:`engine.end_of_game`) is worth :data:`WIN`, :data:`LOSS` 
   reaches a bigger one first counts as taking both, and a tour only shortens when the
   group moves along it, so the bot commits to a route instead of hovering between two
   houses;
-* **threats**: a group at least 1.5 times an enemy group (a certain kill) threatens it;
-  the side to move strikes first, so its threats at distance 1 count almost in full
-  (``STRIKE_SHARE × enemy``), while a threat it cannot carry out now is worth little
-  (``THREAT_SHARE × enemy / distance``): the prey runs. Once no humans are left, hunting
-  is all there is to do and that pull is ``HUNT_SHARE``. Running only saves a group for a
-  while (on a grid of king moves a hunter always corners its prey) unless it grows, before
-  the hunter strikes, into a group the hunter cannot kill: by merging with the friends
-  that can reach it in time, then converting the houses it reaches in time (nearest
-  first); a prey group that cannot counts ``DOOM_SHARE × DOOM_DISCOUNT^(distance−1)`` of
-  itself as lost. So split-off groups stay within reach of their friends, and a group
-  runs from a hunter toward houses that make it safe.
+* **threats**: a group at least 1.5 times an enemy group (a certain kill) threatens the
+  whole of it; a group merely bigger threatens what it expects to gain by starting a
+  random battle (:func:`attack_gain`: 4.8 creatures for a 14 against an 11, nothing for
+  a 14 against a 14). The side to move strikes first, so its threats at distance 1 count
+  almost in full (``STRIKE_SHARE ×`` the threat), while a threat it cannot carry out now
+  is worth little (``THREAT_SHARE × threat / distance``): the prey runs. Once no humans
+  are left, hunting is all there is to do and that pull is ``HUNT_SHARE``. Running only
+  saves a group for a while (on a grid of king moves a hunter always corners its prey)
+  unless it grows, before the hunter strikes, into a group the hunter cannot kill or
+  gain on: by merging with the friends that can reach it in time, then converting the
+  houses it reaches in time (nearest first); a prey group that cannot counts
+  ``DOOM_SHARE × DOOM_DISCOUNT^(distance−1)`` of the threat as lost. So split-off groups
+  stay within reach of their friends, scattered groups merge again when a bigger enemy
+  comes, and a group runs from a hunter toward houses that make it safe.
 
 Everything is linear in creatures, so expectations of battles (see :mod:`agents.alphabeta`)
 and the heuristic terms share one unit. The search puts a leaf's value on the scale of a won
@@ -42,8 +45,8 @@ import heapq
 import math
 from typing import NamedTuple
 
-from engine import GameState, Kind, end_of_game
-from engine.kinds import HUMANS
+from engine import GameState, Kind, battle_outcomes, end_of_game, expected_survivors
+from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 
 WIN = 1_000_000.0
 """A won game, from the winner's point of view; search adds a bonus for winning sooner."""
@@ -317,9 +320,12 @@ def _threat_term(
     hunters_move: bool,
     pull: float,
 ) -> float:
-    """What ``hunters`` stand to gain by certain kills of ``prey`` groups (each counted once),
-    ``pull × prey / distance`` for a kill they cannot make now, or more for a prey group
-    that can neither merge with friends nor convert houses into safety in time (see
+    """What ``hunters`` stand to gain from ``prey`` groups (each prey counted once, by its
+    most dangerous hunter): a certain kill (``2·n ≥ 3·p``) is worth the prey, a random
+    battle a bigger hunter would start is worth its expected gain (:func:`attack_gain`).
+    That worth counts almost in full (``STRIKE_SHARE``) for a hunter next to its prey on
+    its turn, ``pull / distance`` of it for one that cannot strike now, or more for a prey
+    group that can neither merge with friends nor convert houses into safety in time (see
     :func:`_grown`)."""
     score = 0.0
     biggest = max((n for _, _, n in hunters), default=0)
@@ -327,25 +333,44 @@ def _threat_term(
         best = 0.0
         sizes: dict[int, int] = {}
         for x, y, n in hunters:
-            if 2 * n >= 3 * p:
-                d = max(abs(x - px), abs(y - py))
-                if d == 1 and hunters_move:
-                    share = STRIKE_SHARE
-                else:
-                    share = pull / d
-                    doom = DOOM_SHARE * DOOM_DISCOUNT ** (d - 1)
-                    if doom > max(share, best):
-                        # The hunter strikes on its d-th ply: the prey's side moves d − 1
-                        # times before that if the hunter moves first, else d times.
-                        plies = d - 1 if hunters_move else d
-                        if plies not in sizes:
-                            sizes[plies] = _grown(prey, humans, index, plies, biggest)
-                        if 2 * n >= 3 * sizes[plies]:
-                            share = doom
-                if share > best:
-                    best = share
-        score += best * p
+            if n <= p:
+                continue
+            certain = 2 * n >= 3 * p
+            worth = float(p) if certain else attack_gain(n, p)
+            if worth <= 0:
+                continue
+            d = max(abs(x - px), abs(y - py))
+            if d == 1 and hunters_move:
+                value = STRIKE_SHARE * worth
+            else:
+                value = pull / d * worth
+                doom = DOOM_SHARE * DOOM_DISCOUNT ** (d - 1) * worth
+                if doom > max(value, best):
+                    # The hunter strikes on its d-th ply: the prey's side moves d − 1
+                    # times before that if the hunter moves first, else d times.
+                    plies = d - 1 if hunters_move else d
+                    if plies not in sizes:
+                        sizes[plies] = _grown(prey, humans, index, plies, biggest)
+                    grown = sizes[plies]
+                    if (2 * n >= 3 * grown) if certain else (n > grown):
+                        value = doom
+            if value > best:
+                best = value
+        score += best
     return score
+
+
+@functools.cache
+def attack_gain(hunters: int, prey: int) -> float:
+    """The creatures ``hunters`` expect to gain over ``prey`` (theirs won minus ours lost) by
+    attacking them in a random battle (:func:`engine.battle_outcomes`). A bigger group
+    gains by it; and since on a grid of king moves it can always force contact, where
+    whoever strikes first the bigger side is favoured, that gain hangs over the prey until
+    it merges or grows to the hunter's size."""
+    outcomes = battle_outcomes(VAMPIRES, hunters, WEREWOLVES, prey)
+    kept = expected_survivors(outcomes, VAMPIRES)
+    left = expected_survivors(outcomes, WEREWOLVES)
+    return float((kept - hunters) - (left - prey))
 
 
 def _grown(
@@ -358,17 +383,18 @@ def _grown(
 
     Optimistic (the friends may be on opposite sides), as a hunter's prey is counted lost
     only when nothing can save it. The tour stops once the prey is safe from a hunter of
-    ``safe_from``, the biggest there is."""
+    ``safe_from``, the biggest there is: as big as it, so that it neither kills the prey
+    for certain nor gains by a random battle."""
     px, py, grown = prey[index]
     for other, (fx, fy, f) in enumerate(prey):
         if other != index and (max(abs(fx - px), abs(fy - py)) + 1) // 2 <= plies:
             grown += f
-    if 2 * safe_from < 3 * grown:
+    if grown >= safe_from:
         return grown
     # A tour of at most `plies` steps never leaves that distance of the start.
     left = [g for g in humans if abs(g[0] - px) <= plies and abs(g[1] - py) <= plies]
     x, y, time = px, py, 0
-    while left and 2 * safe_from >= 3 * grown:
+    while left and grown < safe_from:
         reach = [(max(abs(hx - x), abs(hy - y)), hx, hy, h) for hx, hy, h in left if h <= grown]
         if not reach:
             break

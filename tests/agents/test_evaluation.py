@@ -16,6 +16,7 @@ from agents.evaluation import (
     ROOT_TIE,
     THREAT_SHARE,
     WIN,
+    attack_gain,
     evaluate,
     on_win_scale,
     root_bar,
@@ -80,11 +81,15 @@ def test_an_enemy_group_that_grows_on_a_near_house_first_wins_the_race_to_a_bigg
         (11, 0): (WEREWOLVES, 6),
     }
     theirs = HUMAN_SHARE * (3 * HUMAN_DISCOUNT**1 + 8 * HUMAN_DISCOUNT**4)
-    assert math.isclose(evaluate(_state(cells, cols=12), V), 8 - 6 - theirs)
-    # Without the 3 to grow on, the 8 is ours.
+    # Our 8 would also gain by a battle with their 6, eleven cells away; the 6 grows out of
+    # its reach on the 3, so that threat is only a pull.
+    threat = THREAT_SHARE / 11 * attack_gain(8, 6)
+    assert math.isclose(evaluate(_state(cells, cols=12), V), 8 - 6 - theirs + threat)
+    # Without the 3 to grow on, the 8 is ours, and the 6 can grow on nothing: doomed.
     del cells[(9, 0)]
     ours = HUMAN_SHARE * 8 * HUMAN_DISCOUNT**5
-    assert math.isclose(evaluate(_state(cells, cols=12), V), 8 - 6 + ours)
+    doomed = DOOM_SHARE * DOOM_DISCOUNT**10 * attack_gain(8, 6)
+    assert math.isclose(evaluate(_state(cells, cols=12), V), 8 - 6 + ours + doomed)
 
 
 def test_a_house_whose_converter_an_enemy_group_would_kill_at_once_goes_to_that_group():
@@ -287,3 +292,31 @@ def test_the_race_for_houses_is_the_one_the_docstring_describes(cells, places, m
     expected = _race_as_written(groups[HUMANS], groups[V], groups[W], my_move)
     got = evaluation._human_term(groups[HUMANS], groups[V], groups[W], my_move, 12)
     assert math.isclose(got, expected, rel_tol=1e-12, abs_tol=1e-12)
+
+
+@given(st.integers(1, 200), st.integers(1, 200))
+def test_a_bigger_group_gains_by_a_random_battle_and_an_equal_one_breaks_even(n, p):
+    # A random battle (2·n < 3·p): the bigger side expects to gain by starting it.
+    if 2 * n >= 3 * p:
+        return
+    gain = attack_gain(n, p)
+    if n == p:
+        assert math.isclose(gain, 0.0, abs_tol=1e-9)
+    elif n > p:
+        assert gain > 0
+
+
+def test_scattered_groups_a_bigger_enemy_comes_for_count_as_losing_unless_they_merge_in_time():
+    # A werewolf 14 three cells from a vampire 11, no humans: it would gain by a battle.
+    # With a vampire 5 two cells from the 11 they merge into 16 before it strikes, and the
+    # 14 gains nothing on 16; eight cells away the 5 comes too late and the 11 is doomed.
+    def value(friend_x: int) -> float:
+        cells = {(0, 2): (VAMPIRES, 11), (3, 2): (WEREWOLVES, 14), (friend_x, 4): (VAMPIRES, 5)}
+        return evaluate(_state(cells, cols=12), V)
+
+    gain = attack_gain(14, 11)
+    doomed_eleven = (DOOM_SHARE * DOOM_DISCOUNT**2 - HUNT_SHARE / 3) * gain
+    # The 14 kills the 5 for certain (it merges in time either way): a pull, nearer or not.
+    nearer_five = HUNT_SHARE * 5 / 2 - HUNT_SHARE * 5 / 5
+    assert math.isclose(value(2) - value(8), doomed_eleven - nearer_five)
+    assert value(2) > value(8)

@@ -71,6 +71,19 @@ def test_show_draws_the_starting_board(capsys: pytest.CaptureFixture[str]) -> No
     assert err == ""
 
 
+def test_show_takes_a_bundled_name_or_a_generated_map_as_other_commands_do(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["map", "show", "thetrap"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"thetrap: {THETRAP_LINE}"
+    assert main(["map", "show", "gen:4:25x25:10"]) == 0
+    assert capsys.readouterr().out.startswith("gen:4:25x25:10: 25 rows × 25 columns, 20 houses")
+    assert main(["map", "show", "nothing-of-the-name"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("vvw map show: no map 'nothing-of-the-name': not a file, nor a bundled")
+
+
 def test_show_refuses_a_bad_map_in_one_line(
     bad_map: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

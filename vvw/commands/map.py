@@ -7,6 +7,7 @@ from pathlib import Path
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap, MapFileError, dump_map, load_map
 from engine.mapgen import generate_map
+from vvw.mapchoice import resolve_maps
 from vvw.paths import PathError, write_file
 
 
@@ -37,13 +38,19 @@ def check(args: argparse.Namespace) -> int:
 
 
 def show(args: argparse.Namespace) -> int:
+    """Draw the map named by a file, a bundled name (``thetrap``) or ``gen:SEED…``."""
+    text = args.file
     try:
-        game_map = load_map(args.file)
-    except MapFileError as error:
+        if Path(text).exists():
+            game_map = load_map(text)
+        else:
+            (choice,) = resolve_maps([text])
+            game_map = choice.game_map
+    except (MapFileError, ValueError) as error:
         print(f"vvw map show: {error}", file=sys.stderr)
         return 1
     state = game_map.initial_state()
-    print(f"{args.file}: {describe_map(game_map)}")
+    print(f"{text}: {describe_map(game_map)}")
     print(state.draw())
     totals = {kind: state.total(kind) for kind in (HUMANS, VAMPIRES, WEREWOLVES)}
     print(
@@ -93,9 +100,14 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "show",
         help="draw a map in the terminal",
         description="Draw a map's starting board: H humans, V vampires, W werewolves.",
-        epilog="example: vvw map show maps/thetrap.xml",
+        epilog="examples: vvw map show maps/thetrap.xml; vvw map show thetrap;"
+        " vvw map show gen:4:25x25:10",
     )
-    shower.add_argument("file", type=Path, metavar="FILE")
+    shower.add_argument(
+        "file",
+        metavar="MAP",
+        help="a map file, a bundled map's name (thetrap) or gen:SEED[:WIDTHxHEIGHT[:HOMES]]",
+    )
     shower.set_defaults(func=show)
 
     generator = commands.add_parser(

@@ -19,3 +19,21 @@ def test_a_bad_bot_option_is_refused_in_one_line_naming_the_valid_ones(
     assert main(["agent", bot, "127.0.0.1", "1", *options]) == 2
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("words", "code", "says"),
+    [
+        # Host and port after the options are taken as such (port 1: nobody listens).
+        (["--time-budget", "1", "127.0.0.1", "1"], 1, "cannot connect to 127.0.0.1:1"),
+        (["127.0.0.1", "--time-budget", "1", "1"], 1, "cannot connect to 127.0.0.1:1"),
+        (["--time-budget", "1", "127.0.0.1", "port"], 2, "'port' is not a port number"),
+        (["127.0.0.1", "1", "--time-budget", "1", "more"], 2, "unexpected argument 'more'"),
+    ],
+)
+def test_host_and_port_may_follow_the_options(
+    words: list[str], code: int, says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["agent", "greedy", *words]) == code
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1

@@ -25,12 +25,10 @@ log = logging.getLogger(__name__)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of a bot command line."""
     parser.add_argument("bot", metavar="NAME", help=f"built-in bot: {', '.join(BOTS)}")
-    parser.add_argument(
-        "host", nargs="?", default=DEFAULT_HOST, help="server (default %(default)s)"
-    )
-    parser.add_argument(
-        "port", nargs="?", type=port_number, default=DEFAULT_PORT, help="port (default %(default)s)"
-    )
+    # No argparse defaults: host and port may also come after the options (see
+    # address_after_options), which fills them in.
+    parser.add_argument("host", nargs="?", help=f"server (default {DEFAULT_HOST})")
+    parser.add_argument("port", nargs="?", type=port_number, help=f"port (default {DEFAULT_PORT})")
     parser.add_argument("--name", default=None, help="name sent in NME (default: the bot's)")
     parser.add_argument(
         "--time-budget",
@@ -84,6 +82,43 @@ def extra_options(words: list[str]) -> dict[str, Any]:
     return options
 
 
+def address_after_options(args: argparse.Namespace, extra: list[str]) -> list[str]:
+    """Take a host and port written after the options into ``args``; the other words.
+
+    argparse fills ``NAME [host] [port]`` from the words before the first option only, so
+    in ``vvw agent alphabeta --time-budget 1 HOST PORT`` (as students' bots are started)
+    host and port arrive among the unknown words. They fill the place of those not given
+    before the options, and the defaults what is left; ``ValueError`` for a bad port or a
+    word too many.
+    """
+    rest: list[str] = []
+    positional: list[str] = []
+    index = 0
+    while index < len(extra):
+        word = extra[index]
+        if word.startswith("--"):
+            rest.append(word)
+            if "=" not in word and index + 1 < len(extra):
+                rest.append(extra[index + 1])
+                index += 1
+        else:
+            positional.append(word)
+        index += 1
+    slots = [slot for slot in ("host", "port") if getattr(args, slot) is None]
+    if len(positional) > len(slots):
+        raise ValueError(f"unexpected argument {positional[len(slots)]!r}")
+    for slot, word in zip(slots, positional, strict=False):
+        try:
+            setattr(args, slot, port_number(word) if slot == "port" else word)
+        except argparse.ArgumentTypeError as error:
+            raise ValueError(str(error)) from None
+    if args.host is None:
+        args.host = DEFAULT_HOST
+    if args.port is None:
+        args.port = DEFAULT_PORT
+    return rest
+
+
 def _number_or_text(value: str) -> Any:
     for kind in (int, float):
         try:
@@ -96,7 +131,8 @@ def _number_or_text(value: str) -> Any:
 def run(args: argparse.Namespace, extra: list[str] | None = None, prog: str = "vvw agent") -> int:
     """Make the bot and play; one error line and exit code 1 (2 for bad usage) on failure."""
     try:
-        options = extra_options([f"--{option}" for option in args.option] + (extra or []))
+        extra = address_after_options(args, extra or [])
+        options = extra_options([f"--{option}" for option in args.option] + extra)
     except ValueError as error:
         print(f"{prog}: {error}", file=sys.stderr)
         return 2

@@ -27,6 +27,10 @@ class Tally:
     """Games it lost abnormally (crash, illegal ply, time forfeit, protocol error…)."""
     pairs: tuple[int, ...] = ()
     """Complete pairs of games by pair score: LL, LD, WL+DD, WD, WW."""
+    late: int = 0
+    """Turns it answered too late (skipped, as on the course server), over all its games."""
+    slowest: float | None = None
+    """Its longest think over all its games, in seconds (``None``: none recorded)."""
 
     @property
     def games(self) -> int:
@@ -71,8 +75,12 @@ def _tally(name: str, opponent: str | None, games: list[GameLine]) -> Tally:
         by_pair.setdefault(game.pair, []).append(score)
     counts = Counter(sum(pair) / 2 for pair in by_pair.values() if len(pair) == 2)
     pairs = tuple(counts[score] for score in PAIR_SCORES)
+    sides = [side for game in games for side in (game.vampires, game.werewolves)
+             if side.name == name]
+    late = sum(side.skipped_turns for side in sides)
+    slowest = max((s.longest_think for s in sides if s.longest_think is not None), default=None)
     return Tally(name, opponent, wins, draws, losses, wdl_estimate(wins, draws, losses),
-                 abnormal, pairs)
+                 abnormal, pairs, late, slowest)
 
 
 def standings(header: Header, games: list[GameLine]) -> Standings:
@@ -105,6 +113,10 @@ def _los(estimate: EloEstimate) -> str:
     return f"{estimate.los:.1%}" if estimate.samples else "-"
 
 
+def _seconds(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}s"
+
+
 def format_text(table: Standings) -> str:
     """The standings as a user reads them at the end of a run (and from ``report``)."""
     head = table.header
@@ -114,14 +126,14 @@ def format_text(table: Standings) -> str:
         f" seed {head.seed})",
         "",
         f"{'#':>2}  {'participant':<24} {'games':>5} {'W':>4} {'D':>4} {'L':>4} {'score':>6}"
-        f"  {'Elo ± 95 %':>16} {'LOS':>6} {'abnormal':>8}",
+        f"  {'Elo ± 95 %':>16} {'LOS':>6} {'abnormal':>8} {'late':>5} {'slowest':>7}",
     ]
     for place, row in enumerate(table.participants, 1):
         score = _percent(row.estimate.score) if row.games else "-"
         lines.append(
             f"{place:>2}  {row.name[:24]:<24} {row.games:>5} {row.wins:>4} {row.draws:>4}"
             f" {row.losses:>4} {score:>6}  {row.estimate.format():>16} {_los(row.estimate):>6}"
-            f" {row.abnormal:>8}"
+            f" {row.abnormal:>8} {row.late:>5} {_seconds(row.slowest):>7}"
         )
     if table.pairs:
         lines += ["", f"{'pair':<40} {'games':>5} {'W-D-L':>11} {'score':>6}  {'Elo ± 95 %':>16}"
@@ -167,6 +179,8 @@ def _row(tally: Tally) -> dict[str, Any]:
         "elo_high": _finite(estimate.high),
         "los": round(estimate.los, 4),
         "abnormal_losses": tally.abnormal,
+        "late_turns": tally.late,
+        "slowest_think": None if tally.slowest is None else round(tally.slowest, 3),
         "pairs_ll_ld_half_wd_ww": list(tally.pairs),
     }
 

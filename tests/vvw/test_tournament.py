@@ -180,3 +180,27 @@ def test_progress_lines_print_names_as_they_are(capsys):
         progress.finished(game, standings(header, [game]))
     assert "[1/2] r1:m0:a:b:1 on thetrap: [bold]a vs b: draw by ply limit" in (
         capsys.readouterr().out)
+
+
+def test_the_standings_count_each_participants_late_turns_and_its_slowest_think():
+    from vvw.results import GameLine, Header, Side
+    from vvw.standings import format_text, standings, to_json
+
+    def game(n: int, a: Side, b: Side) -> GameLine:
+        return GameLine(key=f"r1:m0:a:b:{n}", pair="r1:m0:a:b", round=1, map="thetrap",
+                        battle_seed=1, vampires=a, werewolves=b, winner="vampires",
+                        termination="elimination")
+
+    games = [
+        game(1, Side("a", "x", longest_think=0.31, skipped_turns=2),
+             Side("b", "y", longest_think=0.5)),
+        game(2, Side("b", "y", longest_think=0.75, skipped_turns=1),
+             Side("a", "x", longest_think=0.42, skipped_turns=3)),
+    ]
+    header = Header(participants=[("a", "x"), ("b", "y")], format="round-robin",
+                    maps=["thetrap"], rounds=1, seed=1, games=2)
+    table = standings(header, games)
+    rows = {row["participant"]: row for row in to_json(table)["participants"]}
+    assert (rows["a"]["late_turns"], rows["a"]["slowest_think"]) == (5, 0.42)
+    assert (rows["b"]["late_turns"], rows["b"]["slowest_think"]) == (1, 0.75)
+    assert "late slowest" in format_text(table)

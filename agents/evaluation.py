@@ -363,10 +363,10 @@ def _threat_term(
 @functools.cache
 def attack_gain(hunters: int, prey: int) -> float:
     """The creatures ``hunters`` expect to gain over ``prey`` (theirs won minus ours lost) by
-    attacking them in a random battle (:func:`engine.battle_outcomes`). A bigger group
-    gains by it; and since on a grid of king moves it can always force contact, where
-    whoever strikes first the bigger side is favoured, that gain hangs over the prey until
-    it merges or grows to the hunter's size."""
+    attacking them in a random battle (:func:`engine.battle_outcomes`; which species is
+    which does not matter between monsters). A bigger group gains by it, and whoever
+    strikes first the bigger side is favoured, so while a bigger group can hunt the prey
+    that gain hangs over it, until it merges or grows to the hunter's size."""
     outcomes = battle_outcomes(VAMPIRES, hunters, WEREWOLVES, prey)
     kept = expected_survivors(outcomes, VAMPIRES)
     left = expected_survivors(outcomes, WEREWOLVES)

@@ -82,6 +82,9 @@ def test_show_takes_a_bundled_name_or_a_generated_map_as_other_commands_do(
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith("vvw map show: no map 'nothing-of-the-name': not a file, nor a bundled")
+    pattern = str(Path(THETRAP).parent / "test*.xml")
+    assert main(["map", "show", pattern]) == 1
+    assert capsys.readouterr().err == f"vvw map show: {pattern} names 3 maps; show draws one\n"
 
 
 def test_show_refuses_a_bad_map_in_one_line(

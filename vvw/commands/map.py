@@ -44,8 +44,10 @@ def show(args: argparse.Namespace) -> int:
         if Path(text).exists():
             game_map = load_map(text)
         else:
-            (choice,) = resolve_maps([text])
-            game_map = choice.game_map
+            choices = resolve_maps([text])
+            if len(choices) != 1:
+                raise ValueError(f"{text} names {len(choices)} maps; show draws one")
+            game_map = choices[0].game_map
     except (MapFileError, ValueError) as error:
         print(f"vvw map show: {error}", file=sys.stderr)
         return 1

@@ -15,15 +15,15 @@ import argparse
 from collections.abc import Iterator
 
 from benchmarks.strength import playable
+from engine.mapfile import GameMap
 from engine.mapgen import generate_map
 
 SIDES = (10, 15, 20, 25, 30)
 MIN_START_DISTANCE = 4
 
 
-def start_distance(width: int, height: int, homes: int, seed: int) -> int:
-    """The Chebyshev distance between the two starts of a generated map."""
-    game_map = generate_map(width, height, homes, seed)
+def start_distance(game_map: GameMap) -> int:
+    """The Chebyshev distance between the two starts of a map."""
     vx, vy, _ = game_map.vampires
     wx, wy, _ = game_map.werewolves
     return max(abs(vx - wx), abs(vy - wy))
@@ -37,9 +37,7 @@ def target_maps(per_size: int) -> Iterator[str]:
         while found < per_size:
             seed += 1
             game_map = generate_map(side, side, homes, seed)
-            if start_distance(side, side, homes, seed) >= MIN_START_DISTANCE and playable(
-                game_map
-            ):
+            if start_distance(game_map) >= MIN_START_DISTANCE and playable(game_map):
                 found += 1
                 yield f"gen:{seed}:{side}x{side}:{homes}"
 

@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of a bot command line."""
     parser.add_argument("bot", metavar="NAME", help=f"built-in bot: {', '.join(BOTS)}")
     # No argparse defaults: host and port may also come after the options (see
-    # address_after_options), which fills them in.
+    # fill_address), which fills them in.
     parser.add_argument("host", nargs="?", help=f"server (default {DEFAULT_HOST})")
     parser.add_argument("port", nargs="?", type=port_number, help=f"port (default {DEFAULT_PORT})")
     parser.add_argument("--name", default=None, help="name sent in NME (default: the bot's)")
@@ -63,13 +63,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = f"example: {parser.prog} greedy 127.0.0.1 5555 --time-budget 1.5"
 
 
-def extra_options(words: list[str]) -> dict[str, Any]:
-    """``["--depth", "4", "--mode=x"]`` → ``{"depth": 4, "mode": "x"}``; else ``ValueError``."""
+def read_extra(words: list[str]) -> tuple[dict[str, Any], list[str]]:
+    """The bot's options among ``words`` and the other words, in one pass:
+    ``["--depth", "4", "HOST", "--mode=x"]`` → ``({"depth": 4, "mode": "x"}, ["HOST"])``;
+    ``ValueError`` for an option without its value."""
     options: dict[str, Any] = {}
+    positional: list[str] = []
     index = 0
     while index < len(words):
         key = words[index]
-        if not key.startswith("--") or len(key) < 3:
+        if not key.startswith("--"):
+            positional.append(key)
+            index += 1
+            continue
+        if len(key) < 3:
             raise ValueError(f"unexpected argument {key!r}")
         name, equals, value = key[2:].partition("=")
         if not equals:
@@ -79,31 +86,26 @@ def extra_options(words: list[str]) -> dict[str, Any]:
             index += 1
         options[name.replace("-", "_")] = _number_or_text(value)
         index += 1
+    return options, positional
+
+
+def extra_options(words: list[str]) -> dict[str, Any]:
+    """``["--depth", "4", "--mode=x"]`` → ``{"depth": 4, "mode": "x"}``; else ``ValueError``."""
+    options, positional = read_extra(words)
+    if positional:
+        raise ValueError(f"unexpected argument {positional[0]!r}")
     return options
 
 
-def address_after_options(args: argparse.Namespace, extra: list[str]) -> list[str]:
-    """Take a host and port written after the options into ``args``; the other words.
+def fill_address(args: argparse.Namespace, positional: list[str]) -> None:
+    """Put a host and port written after the options into ``args``.
 
     argparse fills ``NAME [host] [port]`` from the words before the first option only, so
     in ``vvw agent alphabeta --time-budget 1 HOST PORT`` (as students' bots are started)
-    host and port arrive among the unknown words. They fill the place of those not given
-    before the options, and the defaults what is left; ``ValueError`` for a bad port or a
-    word too many.
+    host and port arrive among the unknown words (``positional``, from :func:`read_extra`).
+    They fill the place of those not given before the options, and the defaults what is
+    left; ``ValueError`` for a bad port or a word too many.
     """
-    rest: list[str] = []
-    positional: list[str] = []
-    index = 0
-    while index < len(extra):
-        word = extra[index]
-        if word.startswith("--"):
-            rest.append(word)
-            if "=" not in word and index + 1 < len(extra):
-                rest.append(extra[index + 1])
-                index += 1
-        else:
-            positional.append(word)
-        index += 1
     slots = [slot for slot in ("host", "port") if getattr(args, slot) is None]
     if len(positional) > len(slots):
         raise ValueError(f"unexpected argument {positional[len(slots)]!r}")
@@ -116,7 +118,6 @@ def address_after_options(args: argparse.Namespace, extra: list[str]) -> list[st
         args.host = DEFAULT_HOST
     if args.port is None:
         args.port = DEFAULT_PORT
-    return rest
 
 
 def _number_or_text(value: str) -> Any:
@@ -131,8 +132,8 @@ def _number_or_text(value: str) -> Any:
 def run(args: argparse.Namespace, extra: list[str] | None = None, prog: str = "vvw agent") -> int:
     """Make the bot and play; one error line and exit code 1 (2 for bad usage) on failure."""
     try:
-        extra = address_after_options(args, extra or [])
-        options = extra_options([f"--{option}" for option in args.option] + extra)
+        options, positional = read_extra([f"--{o}" for o in args.option] + (extra or []))
+        fill_address(args, positional)
     except ValueError as error:
         print(f"{prog}: {error}", file=sys.stderr)
         return 2

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.processes import processes_mentioning
 from vvw.results import read_results
 
 pytest.importorskip("ray")
@@ -39,18 +40,6 @@ def comparable(path: Path) -> list[tuple]:
         (g.key, g.vampires.name, g.werewolves.name, g.vampires.seed, g.werewolves.seed,
          g.map, g.battle_seed, g.winner, g.termination, g.reason, g.plies,
          g.vampires.creatures, g.werewolves.creatures, g.retries) for g in games)
-
-
-def _processes_mentioning(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker in (entry / "cmdline").read_bytes().decode(errors="replace"):
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
 
 
 def _parent_of(pid: int) -> int:
@@ -87,18 +76,25 @@ def _tables(out: str) -> str:
     return re.sub(r"\d+\.\d\ds\b", "_s", out.split("games played")[1])
 
 
-def test_a_worker_killed_mid_game_costs_that_game_only_played_again_and_counted_once(
-    tmp_path,
-):
+def _start_stalling_run(tmp_path: Path, move_time: str) -> tuple[subprocess.Popen, Path, Path]:
+    """A cluster tournament of two playing bots and one that stalls, started and waited on
+    until the staller writes its pid file: the run, that file and the results file."""
     stalled = tmp_path / "stalled.pid"
     results = tmp_path / "r.jsonl"
     command = [sys.executable, "-m", "vvw", "tournament", "name=a", bot("play"),
                "name=b", bot("play"), "name=s", bot("stall", str(stalled)), *FAST,
-               "--move-time", "0.5", "--on-timeout", "forfeit", *LOCAL_TWO,
+               "--move-time", move_time, "--on-timeout", "forfeit", *LOCAL_TWO,
                "--results", str(results)]
     run = subprocess.Popen(command, cwd=tmp_path, env=ENV, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
     _wait_for(stalled, run)
+    return run, stalled, results
+
+
+def test_a_worker_killed_mid_game_costs_that_game_only_played_again_and_counted_once(
+    tmp_path,
+):
+    run, stalled, results = _start_stalling_run(tmp_path, move_time="0.5")
     stalling_bot = int(stalled.read_text().split()[0])
     worker = _parent_of(stalling_bot)
     assert "ray::" in Path(f"/proc/{worker}/cmdline").read_text(errors="replace")
@@ -112,22 +108,15 @@ def test_a_worker_killed_mid_game_costs_that_game_only_played_again_and_counted_
     assert again.retries == 1 and "s" in again.names
     assert again.loser().name == "s" and again.termination == "time forfeit"
     assert all(not g.abnormal or g.loser().name == "s" for g in games)
-    assert _processes_mentioning(str(tmp_path)) == []
+    assert processes_mentioning(str(tmp_path)) == []
 
 
 @pytest.mark.slow  # three runs, two clusters started
 def test_ctrl_c_on_a_cluster_run_keeps_the_finished_games_and_resume_plays_the_rest(
     tmp_path,
 ):
-    stalled = tmp_path / "stalled.pid"
-    results = tmp_path / "r.jsonl"
-    command = [sys.executable, "-m", "vvw", "tournament", "name=a", bot("play"),
-               "name=b", bot("play"), "name=s", bot("stall", str(stalled)), *FAST,
-               "--move-time", "5", "--on-timeout", "forfeit", *LOCAL_TWO,
-               "--results", str(results)]
-    run = subprocess.Popen(command, cwd=tmp_path, env=ENV, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
-    _wait_for(stalled, run)
+    run, stalled, results = _start_stalling_run(tmp_path, move_time="5")
+    command = list(run.args)
     run.send_signal(signal.SIGINT)  # while s stalls: its game is cancelled, not finished
     _, err = run.communicate(timeout=60)
     assert run.returncode == 130, err
@@ -135,7 +124,7 @@ def test_ctrl_c_on_a_cluster_run_keeps_the_finished_games_and_resume_plays_the_r
     _, kept = read_results(results)
     # s's first game starts once a slot is free: after one game of a:b or both, in any order
     assert 1 <= len(kept) <= 2 and {g.key for g in kept} <= {"r1:m0:a:b:1", "r1:m0:a:b:2"}
-    assert _processes_mentioning(str(tmp_path)) == []
+    assert processes_mentioning(str(tmp_path)) == []
     stalled.unlink()
     resumed = subprocess.run([*command[:-2], "--move-time", "0.5", *command[-2:], "--resume"],
                              cwd=tmp_path, env=ENV, capture_output=True, text=True,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.processes import processes_mentioning
 from vvw.cli import main
 from vvw.mapchoice import resolve_maps
 from vvw.participants import parse_participants
@@ -119,19 +120,6 @@ def test_concurrency_two_plays_the_same_games_as_one(tmp_path):
     assert files[0] == files[1] and len(files[0]) == 6
 
 
-def _our_processes(marker: str) -> list[int]:
-    """Processes whose command line mentions ``marker`` (our bots, by their pid file)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker in (entry / "cmdline").read_bytes().decode(errors="replace"):
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
-
-
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129),
                                                (signal.SIGINT, 130)])
 def test_a_signal_mid_run_ends_every_bot_keeps_every_game_and_resume_plays_the_rest(
@@ -153,7 +141,7 @@ def test_a_signal_mid_run_ends_every_bot_keeps_every_game_and_resume_plays_the_r
     out, err = run.communicate(timeout=30)
     assert run.returncode == code, err
     assert "Traceback" not in err.decode() and "--resume" in err.decode()
-    assert _our_processes(str(tmp_path)) == []
+    assert processes_mentioning(str(tmp_path)) == []
     _, kept = read_results(results)
     assert [g.key for g in kept] == ["r1:m0:a:b:1", "r1:m0:a:b:2"]
     assert "2 of 6 games played" in out.decode()

@@ -16,7 +16,9 @@ plies come from :func:`agents.candidates.candidate_plies` (widened with every wh
 step when they are few) and leaves are scored by
 :func:`agents.evaluation.evaluate`, put on the scale of a won game
 (:func:`agents.evaluation.on_win_scale`, with its own ceiling and a contempt) and through a
-cautious utility (:func:`cautious`). docs/agents.md explains it all.
+cautious utility (:func:`cautious`). Once each side is down to one group and no house is
+left to take, the bot plays the exactly solved pursuit instead (:mod:`agents.endgame`).
+docs/agents.md explains it all.
 """
 
 import logging
@@ -26,6 +28,7 @@ import time
 from math import prod
 
 from agents.candidates import candidate_plies
+from agents.endgame import endgame_ply
 from agents.evaluation import DRAW, LOSS, WIN, evaluate, on_win_scale, root_bar
 from agents.options import Option, checked_options
 from agents.search import (
@@ -162,6 +165,7 @@ class ExpectiminimaxAgent:
         contempt: float = DEFAULT_CONTEMPT,
         risk: float = DEFAULT_RISK,
         table_mb: float = TABLE_MB,
+        endgame: int = 1,
     ) -> None:
         if depth is not None and depth < 1:
             raise ValueError(f"depth must be 1 or more, got {depth}")
@@ -180,6 +184,7 @@ class ExpectiminimaxAgent:
         self.species: Kind | None = None
         self.zobrist = Zobrist()
         self.table = TranspositionTable(table_mb)
+        self.endgame = bool(endgame)
         self.expanded: NodeCache[_Node] = NodeCache()
         self.last_stats: SearchStats | None = None
         self._clock = Clock()
@@ -199,7 +204,11 @@ class ExpectiminimaxAgent:
     def choose_ply(self, state: GameState, deadline: float) -> Ply:
         """The best ply found before the stop time, with the collector paused
         (:func:`agents.search.collector_paused`) until the expanded nodes are freed, just
-        after the reply."""
+        after the reply; in a one-against-one endgame, the exactly solved ply."""
+        if self.endgame:
+            ply = endgame_ply(state, self.rules)
+            if ply is not None:
+                return ply
         began = time.monotonic()
         self._clock = Clock(stop_time(began, deadline, self.time_budget, MARGIN_SHARE))
         with collector_paused(self.expanded):
@@ -412,6 +421,9 @@ OPTIONS = {
     ),
     "risk": Option(float, f"curvature of the cautious utility (default {DEFAULT_RISK})"),
     "table_mb": Option(float, f"megabytes of the transposition table (default {TABLE_MB:g})"),
+    "endgame": Option(
+        int, "1: play a one-against-one endgame by its exact solution, 0: search it (default 1)"
+    ),
     "rules": Option(Rules, "the rules searched (default the course server's)"),
 }
 

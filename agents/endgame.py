@@ -1,7 +1,8 @@
 """The endgame of one group against one, played exactly from :mod:`agents.pursuit`.
 
-Once each side has one group and no house is left that either could convert for sure, a
-game is a pursuit (see :mod:`agents.pursuit`): the bigger group wins at the ply limit,
+Once each side has one group, the bigger less than 1.5 times the smaller (else it is a
+hunt: the bigger kills on contact), and no house is left that either could convert for
+sure, a game is a pursuit (see :mod:`agents.pursuit`): the bigger group wins at the ply limit,
 so the smaller must bring a battle about. With ``t`` plies left the bigger group (the
 *leader*) wins
 
@@ -63,7 +64,8 @@ def attack_chance(attacker: Kind, attackers: int, defenders: int) -> float:
 
 def find_endgame(state: GameState, rules: Rules = DEFAULT_RULES) -> Endgame | None:
     """``state`` as a one-against-one endgame, or ``None`` if it is not one: each side one
-    group, of different sizes, and no house that either could convert."""
+    group, of different sizes but neither a certain kill for the other (that is a hunt,
+    which the search plays), and no house that either could convert."""
     me = state.to_move
     mine: list[tuple[int, int]] = []
     theirs: list[tuple[int, int]] = []
@@ -73,7 +75,7 @@ def find_endgame(state: GameState, rules: Rules = DEFAULT_RULES) -> Endgame | No
     if len(mine) != 1 or len(theirs) != 1:
         return None
     (own, n), (other, m) = mine[0], theirs[0]
-    if n == m or any(h <= max(n, m) for _, h in houses):
+    if n == m or 2 * max(n, m) >= 3 * min(n, m) or any(h <= max(n, m) for _, h in houses):
         return None
     blocked = frozenset(pos for pos, _ in houses)
     leads = n > m

@@ -33,6 +33,8 @@ def test_it_is_an_endgame_only_with_one_group_each_of_different_sizes_and_no_hou
     assert find_endgame(_state({**base, (4, 2): (HUMANS, 8)})) is None
     assert find_endgame(_state({**base, (4, 4): (V, 1)})) is None
     assert find_endgame(_state({(0, 0): (V, 7), (8, 4): (W, 7)})) is None
+    assert find_endgame(_state({(0, 0): (V, 6), (8, 4): (W, 4)})) is None  # a hunt
+    assert find_endgame(_state({(0, 0): (V, 6), (8, 4): (W, 5)})) is not None
 
 
 def test_a_leader_out_of_reach_until_the_ply_limit_wins_for_sure():

@@ -2,6 +2,8 @@
 
 import functools
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -86,13 +88,24 @@ def test_a_chaser_next_to_the_leader_on_its_turn_strikes_at_once():
     assert table.time(BATTLE, 0, 10, False) == 1
 
 
-def test_on_an_open_board_the_leader_is_never_captured_but_a_battle_is_forced():
-    # The leader always has a step that is not next to the chaser, and a chaser that
-    # comes next to it lets it strike first; a cornered leader must still strike.
-    table = pursuit_table(5, 9)
-    centre, corner = 2 * 9 + 4, 0
-    assert table.time(CAPTURE, centre, corner, False) == NEVER
-    assert table.time(BATTLE, centre, corner, False) < NEVER
+@pytest.mark.parametrize("rows, cols", [(2, 2), (2, 5), (3, 3), (4, 7), (5, 9), (6, 6)])
+def test_on_an_open_board_the_leader_is_never_captured_but_a_battle_is_always_forced(rows, cols):
+    # A leader always has a step that is not next to the chaser, so it is struck only if
+    # the chaser is next to it on the chaser's turn; the chaser can corner it into a
+    # battle from anywhere within 2 × (longer side) − 2 plies.
+    table = pursuit_table(rows, cols)
+    cells = rows * cols
+    for leader in range(cells):
+        for chaser in range(cells):
+            if chaser == leader:
+                continue
+            apart = max(abs(leader % cols - chaser % cols), abs(leader // cols - chaser // cols))
+            for leader_moves in (False, True):
+                captured = 1 if apart == 1 and not leader_moves else NEVER
+                assert table.time(CAPTURE, leader, chaser, leader_moves) == captured
+                battle = table.time(BATTLE, leader, chaser, leader_moves)
+                assert battle <= 2 * max(rows, cols) - 2
+    assert table.horizon == 2 * max(rows, cols) - 2
 
 
 def test_a_corridor_with_a_dead_end_traps_the_leader():

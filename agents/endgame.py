@@ -26,7 +26,7 @@ from agents.pursuit import BATTLE, CAPTURE, NEVER, PursuitTable, pursuit_table
 from engine import GameState, Kind, battle_outcomes
 from engine.battle import is_certain_win
 from engine.kinds import HUMANS, WEREWOLVES, opponent
-from engine.rules import DEFAULT_RULES, Rules
+from engine.rules import DEFAULT_RULES, Rules, Variant
 from engine.state import Move, Ply, neighbour_table
 
 
@@ -65,7 +65,10 @@ def attack_chance(attacker: Kind, attackers: int, defenders: int) -> float:
 def find_endgame(state: GameState, rules: Rules = DEFAULT_RULES) -> Endgame | None:
     """``state`` as a one-against-one endgame, or ``None`` if it is not one: each side one
     group, of different sizes but neither a certain kill for the other (that is a hunt,
-    which the search plays), and no house that either could convert."""
+    which the search plays), and no house that either could convert. Only under the
+    course server's battle rules, which the chances here are worked out for."""
+    if rules.variant != Variant.SERVER:
+        return None
     me = state.to_move
     mine: list[tuple[int, int]] = []
     theirs: list[tuple[int, int]] = []

@@ -10,6 +10,7 @@ from agents.endgame import attack_chance, endgame_chance, endgame_ply, find_endg
 from agents.expectiminimax import ExpectiminimaxAgent
 from engine import GameState, apply_ply, end_of_game, win_probability
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
+from engine.rules import Rules, Variant
 
 V, W = VAMPIRES, WEREWOLVES
 ROWS, COLS = 5, 9
@@ -35,6 +36,7 @@ def test_it_is_an_endgame_only_with_one_group_each_of_different_sizes_and_no_hou
     assert find_endgame(_state({(0, 0): (V, 7), (8, 4): (W, 7)})) is None
     assert find_endgame(_state({(0, 0): (V, 6), (8, 4): (W, 4)})) is None  # a hunt
     assert find_endgame(_state({(0, 0): (V, 6), (8, 4): (W, 5)})) is not None
+    assert find_endgame(_state(base), Rules(variant=Variant.SPEC)) is None
 
 
 def test_a_leader_out_of_reach_until_the_ply_limit_wins_for_sure():

@@ -250,7 +250,7 @@ class AlphaBetaAgent:
                 return DRAW
             return WIN + depth if end.winner == species else -WIN - depth
         if depth <= 0:
-            return on_win_scale(evaluate(state, species), state, max_plies=self.rules.max_plies)
+            return on_win_scale(evaluate(state, species), state)
         entry = self.table.get(key)
         first: int | None = None
         if entry is not None:
@@ -275,7 +275,7 @@ class AlphaBetaAgent:
                     if alpha >= beta:
                         break
         if best is None:
-            return on_win_scale(evaluate(state, species), state, max_plies=self.rules.max_plies)
+            return on_win_scale(evaluate(state, species), state)
         self.table.store(key, depth, best_value, bound_of(best_value, original_alpha, beta), best)
         return best_value
 

@@ -34,8 +34,8 @@ A finished game (:func:`engine.end_of_game`) is worth :data:`WIN`, :data:`LOSS` 
 
 Everything is linear in creatures, so expectations of battles (see :mod:`agents.alphabeta`)
 and the heuristic terms share one unit. The search puts a leaf's value on the scale of a won
-game (:func:`on_win_scale`); once no humans are left, half of that comes from the battle
-the armies are heading for (:func:`sharpened`), since only battles can change the count then.
+game (:func:`on_win_scale`); once no humans are left, half of that comes from the material
+alone, on a sharp scale (:func:`sharpened`), since only battles can change the count then.
 Here and for the hunting pull, a house bigger than each side's whole army (nobody can ever
 convert it for sure) counts as no house.
 """
@@ -47,7 +47,6 @@ from typing import NamedTuple
 
 from engine import GameState, Kind, battle_outcomes, end_of_game, expected_survivors
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
-from engine.rules import DEFAULT_RULES
 
 WIN = 1_000_000.0
 """A won game, from the winner's point of view; search adds a bonus for winning sooner."""
@@ -70,10 +69,9 @@ STRIKE_SHARE = 0.9
 DOOM_SHARE = 0.5
 DOOM_DISCOUNT = 0.9
 ENDGAME_SHARE = 0.5
-"""Once no humans are left, the share of a leaf's value that comes from the armies alone."""
+"""Once no humans are left, the share of a leaf's value that comes from material alone."""
 ENDGAME_SCALE = 2.0
-"""Near the ply limit, a lead of this many creatures makes that share three quarters of a
-win (tanh 1 ≈ 0.76)."""
+"""A lead of this many creatures makes that share three quarters of a win (tanh 1 ≈ 0.76)."""
 
 Group = tuple[int, int, int]
 """``(x, y, count)``."""
@@ -87,7 +85,6 @@ def on_win_scale(
     species: Kind | None = None,
     ceiling: float = SCALE_CEILING,
     contempt: float = 0.0,
-    max_plies: int = DEFAULT_RULES.max_plies,
 ) -> float:
     """A score in creatures, for ``species`` (by default ``state.to_move``), as a value on
     the scale of a won game, below it in size.
@@ -98,17 +95,15 @@ def on_win_scale(
     On this scale expectations over battles weigh "win the game now" and "keep a lead" in
     one unit, so a bot does not gamble a sure lead for a likely elimination.
 
-    Once no humans are left, battles are the only way the count can change, and
-    :data:`ENDGAME_SHARE` of the value comes from the armies alone (:func:`sharpened`):
-    from the battle they are heading for, or near the ply limit (``max_plies``), from
-    the lead that the limit will reward.
+    Once no humans are left, battles are the only way the count can change, and any lead
+    wins at the ply limit unless its side accepts one. :data:`ENDGAME_SHARE` of the value
+    then comes from the material alone on a sharp scale, ``tanh(material /
+    ENDGAME_SCALE)``: a level bot gains by a hunt that is likely to give it a lead, and a
+    leading one loses by a gamble, whatever the size of the armies.
     """
     counts = census(state, state.to_move if species is None else species)
     scale = max(SCALE_MIN, SCALE_SHARE * (counts.own + counts.other))
-    # Fewer plies left than a chaser needs to force a battle on this board (see
-    # agents.pursuit): a lead may be kept to the limit.
-    holds = max_plies - state.ply <= 2 * max(state.rows, state.cols) - 2
-    return ceiling * WIN * sharpened(math.tanh(score / scale + contempt), counts, holds)
+    return ceiling * WIN * sharpened(math.tanh(score / scale + contempt), counts)
 
 
 class Census(NamedTuple):
@@ -135,33 +130,16 @@ def census(state: GameState, species: Kind) -> Census:
     return Census(own, other, smallest_house)
 
 
-def sharpened(value: float, counts: Census, holds: bool = False) -> float:
+def sharpened(value: float, counts: Census) -> float:
     """A leaf's ``value`` in ``[-1, 1]`` for the side ``counts`` is from; once no humans are
     left (or only houses bigger than each side's whole army), :data:`ENDGAME_SHARE` of it
-    comes from the armies alone: :func:`battle_outlook`, or, when a lead ``holds`` to the
-    ply limit, ``tanh(material / ENDGAME_SCALE)`` (see :func:`on_win_scale`)."""
+    comes from the material alone, ``tanh(material / ENDGAME_SCALE)`` (see
+    :func:`on_win_scale`)."""
     own, other, smallest_house = counts
     if _houses_left(smallest_house, own, other):
         return value
-    sharp = math.tanh((own - other) / ENDGAME_SCALE) if holds else battle_outlook(own, other)
+    sharp = math.tanh((own - other) / ENDGAME_SCALE)
     return (1 - ENDGAME_SHARE) * value + ENDGAME_SHARE * sharp
-
-
-def battle_outlook(own: int, other: int) -> float:
-    """``2P − 1``, ``P`` the chance that ``own`` creatures beat ``other`` once no humans
-    are left and many plies remain, each army taken as one group.
-
-    The smaller group can always force a battle on an open board, and the bigger can
-    always strike first (:mod:`agents.pursuit`): a bigger group at least 1.5 times the
-    smaller wins for sure, else it wins ``P = big / small − ½`` of the time, so the
-    outlook is ``min(1, 2 · (big / small − 1))`` for the bigger side, its opposite for the
-    smaller: 8 against 7 is 0.29, whatever the lead in creatures says.
-    """
-    if own == other:
-        return 0.0
-    big, small = (own, other) if own > other else (other, own)
-    edge = 1.0 if small == 0 else min(1.0, 2.0 * (big / small - 1.0))
-    return edge if own > other else -edge
 
 
 def _houses_left(smallest_house: int, own: int, other: int) -> bool:

@@ -226,9 +226,7 @@ class ExpectiminimaxAgent:
         species = self._own_species()
         score = evaluate(state, species)
         if abs(score) < WIN / 2:
-            score = on_win_scale(
-                score, state, species, SQUASH_CEILING, self.contempt, self.rules.max_plies
-            )
+            score = on_win_scale(score, state, species, SQUASH_CEILING, self.contempt)
         return cautious(max(LOSS, min(WIN, score)), self.risk)
 
     def ply_value(self, state: GameState, ply: Ply, depth: int) -> float:

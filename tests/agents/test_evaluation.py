@@ -21,21 +21,15 @@ from agents.evaluation import (
     on_win_scale,
     root_bar,
 )
-from engine import GameState, win_probability
+from engine import GameState
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 
 V, W = VAMPIRES, WEREWOLVES
 
 
-def _state(
-    cells: dict[tuple[int, int], tuple[int, int]], to_move=V, rows=5, cols=9, turn=0
-) -> GameState:
+def _state(cells: dict[tuple[int, int], tuple[int, int]], to_move=V, rows=5, cols=9) -> GameState:
     grid = {y * cols + x: (int(kind), count) for (x, y), (kind, count) in cells.items()}
-    return GameState.trusted(rows, cols, None, 2 * turn + (to_move != V), grid)
-
-
-NEAR_THE_LIMIT = 95
-"""A turn with 10 plies left: fewer than a chaser needs to force a battle on 5 × 9 (16)."""
+    return GameState.trusted(rows, cols, None, 0 if to_move == V else 1, grid)
 
 
 def test_a_group_on_its_way_along_a_tour_is_worth_more_than_one_hovering_between_houses():
@@ -163,66 +157,47 @@ def test_friends_that_merge_with_a_prey_group_in_time_save_it_together():
     assert math.isclose(value(8) - value(9), 1 + 3 * doomed_two)
 
 
-def test_once_no_humans_are_left_a_lead_counts_by_the_battle_it_leads_to_until_the_limit_nears():
-    # Among 150 monsters a lead of 2 is little: the smaller army can force a battle and
-    # the bigger wins it about half the time. Near the ply limit the lead holds: most of a
-    # win, whatever the armies; from the other side's view it counts against it as much.
+def test_once_no_humans_are_left_a_lead_of_two_is_most_of_a_win_whatever_the_armies():
+    # Among 150 monsters, a lead of 2 is little while humans are left (the count can still
+    # change by conversions); without humans only a battle can change it, and the bot that
+    # leads need not accept one.
     for ours, theirs in ((76, 74), (16, 14), (201, 199)):
         armies = {(0, 0): (VAMPIRES, ours), (8, 4): (WEREWOLVES, theirs)}
-        far = on_win_scale(2.0, _state(armies))
-        near = on_win_scale(2.0, _state(armies, turn=NEAR_THE_LIMIT))
-        assert 0 < far < 0.3 * WIN < near < WIN
-        flipped = _state(armies, to_move=W, turn=NEAR_THE_LIMIT)
-        assert math.isclose(on_win_scale(-2.0, flipped), -near)
-        assert math.isclose(on_win_scale(-2.0, _state(armies, to_move=W)), -far)
-    # An army 1.5 times the other's kills it for sure: most of a win at any time.
-    assert on_win_scale(10.0, _state({(0, 0): (VAMPIRES, 30), (8, 4): (WEREWOLVES, 20)})) > (
-        0.5 * WIN
-    )
+        endgame = on_win_scale(2.0, _state(armies))
+        assert 0.3 * WIN < endgame < WIN
+        # From the other side's view, the same lead counts against it, as much.
+        assert math.isclose(on_win_scale(-2.0, _state(armies, to_move=W)), -endgame)
     armies = {(0, 0): (VAMPIRES, 76), (8, 4): (WEREWOLVES, 74)}
-    with_humans = on_win_scale(2.0, _state({**armies, (4, 2): (HUMANS, 1)}, turn=NEAR_THE_LIMIT))
+    with_humans = on_win_scale(2.0, _state({**armies, (4, 2): (HUMANS, 1)}))
     assert 0 < with_humans < 0.05 * WIN
-
-
-@given(st.integers(1, 255), st.integers(1, 255))
-def test_the_battle_outlook_is_the_bigger_armys_chance_striking_first(own, other):
-    outlook = evaluation.battle_outlook(own, other)
-    assert outlook == -evaluation.battle_outlook(other, own)
-    if own > other:
-        # 2P − 1 for P the bigger side's chance as attacker (1 for a certain kill).
-        chance = min(1.0, win_probability(own, other))
-        assert math.isclose(outlook, 2 * chance - 1, abs_tol=1e-12)
-    elif own == other:
-        assert outlook == 0.0
 
 
 def test_once_no_humans_are_left_a_gamble_that_likely_leads_beats_a_level_standstill():
     # Level at 60 against 60 with no humans left: a battle won 90 % of the time for a lead
-    # of 10 (lost, the bot is 30 behind) is worth more than staying level; near the ply
-    # limit, at a lead of 10 already, the same gamble is worth less than keeping it.
-    def leaf(ours: int, theirs: int, turn: int = 0) -> float:
-        armies = {(0, 0): (VAMPIRES, ours), (8, 4): (WEREWOLVES, theirs)}
-        return on_win_scale(float(ours - theirs), _state(armies, turn=turn))
+    # of 10 (lost, the bot is 30 behind) is worth more than staying level; at a lead of 10
+    # already, the same gamble is worth less than keeping it.
+    def leaf(ours: int, theirs: int) -> float:
+        return on_win_scale(
+            float(ours - theirs), _state({(0, 0): (VAMPIRES, ours), (8, 4): (WEREWOLVES, theirs)})
+        )
 
     gamble = 0.9 * leaf(60, 50) + 0.1 * leaf(30, 60)
     assert gamble > leaf(60, 60)
-    near = NEAR_THE_LIMIT
-    assert 0.9 * leaf(70, 50, near) + 0.1 * leaf(30, 60, near) < leaf(70, 60, near)
+    assert 0.9 * leaf(70, 50) + 0.1 * leaf(30, 60) < leaf(70, 60)
 
 
 def test_houses_too_big_for_either_whole_army_count_as_no_houses():
     # testmap2's 20 humans once both sides are 16 or fewer: nobody converts them for sure,
     # so the lead of 2 decides the game at the ply limit as if no humans were left.
     armies = {(0, 0): (VAMPIRES, 13), (8, 0): (VAMPIRES, 3), (0, 4): (WEREWOLVES, 14)}
-    near = NEAR_THE_LIMIT
-    no_humans = on_win_scale(2.0, _state(armies, turn=near))
-    assert on_win_scale(2.0, _state({**armies, (4, 2): (HUMANS, 17)}, turn=near)) == no_humans
+    no_humans = on_win_scale(2.0, _state(armies))
+    assert on_win_scale(2.0, _state({**armies, (4, 2): (HUMANS, 17)})) == no_humans
     # Exact at the edge: 16 vampires in all can convert 16 (after merging), not 17.
-    with_a_live_house = on_win_scale(2.0, _state({**armies, (4, 2): (HUMANS, 16)}, turn=near))
+    with_a_live_house = on_win_scale(2.0, _state({**armies, (4, 2): (HUMANS, 16)}))
     assert 0 < with_a_live_house < 0.5 * no_humans
     # One live house among dead ones is enough to keep the human phase going.
     both = {**armies, (4, 2): (HUMANS, 17), (6, 2): (HUMANS, 2)}
-    assert on_win_scale(2.0, _state(both, turn=near)) < 0.5 * no_humans
+    assert on_win_scale(2.0, _state(both)) < 0.5 * no_humans
 
 
 def test_dead_houses_make_hunting_pull_as_hard_as_no_houses():

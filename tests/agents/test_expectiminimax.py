@@ -167,9 +167,9 @@ def test_a_chance_node_is_the_exact_expectation_at_depth_one() -> None:
     assert agent.ply_value(BATTLE, ply, 1) == pytest.approx(expected, rel=1e-9)
 
 
-def test_near_the_ply_limit_with_no_humans_a_lead_of_two_is_squashed_to_most_of_a_win() -> None:
+def test_once_no_humans_are_left_a_lead_of_two_is_squashed_to_most_of_a_win() -> None:
     cells = {(0, 0): (VAMPIRES, 76), (8, 4): (WEREWOLVES, 74)}
-    endgame = GameState.from_cells(5, 9, cells, ply=190)
+    endgame = GameState.from_cells(5, 9, cells)
     lead = on_win_scale(2.0, endgame, VAMPIRES, SQUASH_CEILING)
     assert 0.3 * WIN < lead < WIN
     assert on_win_scale(-2.0, endgame, WEREWOLVES, SQUASH_CEILING) == pytest.approx(-lead)

@@ -22,12 +22,16 @@ gambling on it.
 
 from typing import NamedTuple
 
-from agents.pursuit import BATTLE, CAPTURE, NEVER, PursuitTable, pursuit_table
+from agents.pursuit import BATTLE, CAPTURE, PursuitTable, pursuit_table
 from engine import GameState, Kind, battle_outcomes
 from engine.battle import is_certain_win
 from engine.kinds import HUMANS, WEREWOLVES, opponent
 from engine.rules import DEFAULT_RULES, Rules, Variant
 from engine.state import Move, Ply, neighbour_table
+
+MAX_CELLS = 900
+"""Boards bigger than 30 × 30 are left to the search: their tables would take longer than
+a move to build (0.3 s on 30 × 30) and tens of megabytes."""
 
 
 class Endgame(NamedTuple):
@@ -66,8 +70,9 @@ def find_endgame(state: GameState, rules: Rules = DEFAULT_RULES) -> Endgame | No
     """``state`` as a one-against-one endgame, or ``None`` if it is not one: each side one
     group, of different sizes but neither a certain kill for the other (that is a hunt,
     which the search plays), and no house that either could convert. Only under the
-    course server's battle rules, which the chances here are worked out for."""
-    if rules.variant != Variant.SERVER:
+    course server's battle rules, which the chances here are worked out for, and on
+    boards of at most :data:`MAX_CELLS` cells."""
+    if rules.variant != Variant.SERVER or state.rows * state.cols > MAX_CELLS:
         return None
     me = state.to_move
     mine: list[tuple[int, int]] = []
@@ -146,7 +151,6 @@ def endgame_ply(state: GameState, rules: Rules = DEFAULT_RULES) -> Ply | None:
             leader_chance, capture, battle = _leader_chance(game, target, game.other, False, left)
         else:
             leader_chance, capture, battle = _leader_chance(game, game.other, target, True, left)
-        capture, battle = min(capture, NEVER), min(battle, NEVER)
         if game.leads:
             key = (leader_chance, capture, battle)
         else:

@@ -37,6 +37,8 @@ def test_it_is_an_endgame_only_with_one_group_each_of_different_sizes_and_no_hou
     assert find_endgame(_state({(0, 0): (V, 6), (8, 4): (W, 4)})) is None  # a hunt
     assert find_endgame(_state({(0, 0): (V, 6), (8, 4): (W, 5)})) is not None
     assert find_endgame(_state(base), Rules(variant=Variant.SPEC)) is None
+    big = GameState.from_cells(31, 30, {(0, 0): (V, 8), (29, 30): (W, 7)})
+    assert find_endgame(big) is None
 
 
 def test_a_leader_out_of_reach_until_the_ply_limit_wins_for_sure():

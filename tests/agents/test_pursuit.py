@@ -3,7 +3,6 @@
 import functools
 
 import pytest
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,8 +20,14 @@ def _neighbours(rows: int, cols: int, cell: int) -> list[int]:
 
 
 def _searched_time(
-    rows: int, cols: int, blocked: frozenset[int], what: int, leader: int, chaser: int,
-    leader_moves: bool, horizon: int,
+    rows: int,
+    cols: int,
+    blocked: frozenset[int],
+    what: int,
+    leader: int,
+    chaser: int,
+    leader_moves: bool,
+    horizon: int,
 ) -> int:
     """The fewest plies within which the chaser forces ``what``, by searching the game
     tree ply by ply (straight from the definitions in agents.pursuit)."""
@@ -35,9 +40,7 @@ def _searched_time(
         if leader_moves:
             if adjacent and what == CAPTURE:
                 return False  # the leader strikes first
-            steps = [
-                s for s in _neighbours(rows, cols, leader) if s not in blocked and s != chaser
-            ]
+            steps = [s for s in _neighbours(rows, cols, leader) if s not in blocked and s != chaser]
             return all(forced(s, chaser, False, plies - 1) for s in steps)
         if adjacent:
             return True  # the chaser strikes

@@ -157,6 +157,60 @@ def read_results(path: Path) -> tuple[Header, list[GameLine]]:
     return header, games
 
 
+def combine_runs(runs: list[tuple[Path, Header, list[GameLine]]]) -> tuple[Header, list[GameLine]]:
+    """Several runs' results as one tournament's: rounds played apart (other seeds, other
+    maps, other days or machines) under the same settings. Each game keeps its run in its
+    ``key`` and ``pair`` (``"2/r1:m0:a:b:1"``), since keys repeat from run to run.
+
+    :class:`ResultsFileError` if two runs cannot be counted together: the same name for
+    two commands, other settings (``move_time``…), or the same plan twice (the same
+    seed schedules the same games: not more of them)."""
+    if len(runs) == 1:
+        (_, header, games), = runs
+        return header, games
+    commands: dict[str, tuple[Path, str]] = {}
+    plans: dict[str, Path] = {}
+    first_path, first, _ = runs[0]
+    for path, header, _ in runs:
+        for name, command in header.participants:
+            seen_in, seen = commands.setdefault(name, (path, command))
+            if seen != command:
+                raise ResultsFileError(
+                    f"{seen_in} and {path} name two different bots {name!r}"
+                    f" ({seen!r} and {command!r}): rename one of them")
+        changed = [key for key in sorted(first.settings.keys() | header.settings.keys())
+                   if first.settings.get(key) != header.settings.get(key)]
+        if changed:
+            key = changed[0]
+            raise ResultsFileError(
+                f"{first_path} and {path} were played under different settings ({key}"
+                f" {first.settings.get(key)} and {header.settings.get(key)}):"
+                " their games are not one tournament's")
+        plan = json.dumps(header.plan(), sort_keys=True)
+        if plan in plans:
+            raise ResultsFileError(
+                f"{plans[plan]} and {path} hold the same plan (seed {header.seed}): the same"
+                " games, not more of them; give each run a --seed of its own")
+        plans[plan] = path
+    headers = [header for _, header, _ in runs]
+    formats = sorted({header.format for header in headers})
+    sprts = [header.sprt for header in headers]
+    combined = Header(
+        participants=[(name, command) for name, (_, command) in commands.items()],
+        format=formats[0] if len(formats) == 1 else "+".join(formats),
+        maps=list(dict.fromkeys(m for header in headers for m in header.maps)),
+        rounds=sum(header.rounds for header in headers),
+        seed=first.seed,
+        games=sum(header.games for header in headers),
+        settings=first.settings,
+        sprt=sprts[0] if all(sprt == sprts[0] for sprt in sprts) else None,
+        command=" ; ".join(header.command for header in headers),
+    )
+    games = [attrs.evolve(game, key=f"{number}/{game.key}", pair=f"{number}/{game.pair}")
+             for number, (_, _, run_games) in enumerate(runs, 1) for game in run_games]
+    return combined, games
+
+
 class ResultsWriter:
     """Appends game lines to a results file, each on disk before :meth:`add` returns."""
 

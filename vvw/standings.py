@@ -51,6 +51,8 @@ class Standings:
     abnormal: list[GameLine]
     sprt: Sprt | None
     llr: float | None
+    runs: tuple[Header, ...] = ()
+    """The runs whose games these are, when several were combined (``combine_runs``)."""
 
 
 def unique(games: list[GameLine]) -> list[GameLine]:
@@ -83,8 +85,10 @@ def _tally(name: str, opponent: str | None, games: list[GameLine]) -> Tally:
                  abnormal, pairs, late, slowest)
 
 
-def standings(header: Header, games: list[GameLine]) -> Standings:
-    """Every table of the run from its header and its game lines."""
+def standings(header: Header, games: list[GameLine],
+              runs: tuple[Header, ...] = ()) -> Standings:
+    """Every table of the run from its header and its game lines (of ``runs``, when the
+    header and games are several runs' combined)."""
     games = unique(games)
     names = [name for name, _ in header.participants]
     rows = [_tally(name, None, [g for g in games if name in g.names]) for name in names]
@@ -102,7 +106,7 @@ def standings(header: Header, games: list[GameLine]) -> Standings:
         first_pairs = pairs[0].pairs if pairs else (0,) * len(PAIR_SCORES)
         llr = sprt.llr(first_pairs, PAIR_SCORES)
     abnormal = [g for g in games if g.abnormal]
-    return Standings(header, len(games), rows, pairs, abnormal, sprt, llr)
+    return Standings(header, len(games), rows, pairs, abnormal, sprt, llr, runs)
 
 
 def _percent(value: float) -> str:
@@ -120,10 +124,15 @@ def _seconds(value: float | None) -> str:
 def format_text(table: Standings) -> str:
     """The standings as a user reads them at the end of a run (and from ``report``)."""
     head = table.header
+    maps = f"{len(head.maps)} map{'s' * (len(head.maps) != 1)}"
+    if len(table.runs) > 1:
+        seeds = ", ".join(str(run.seed) for run in table.runs)
+        plan = f"in {len(table.runs)} runs ({head.format}, {maps}, seeds {seeds})"
+    else:
+        plan = f"({head.format}, {maps}, {head.rounds} round{'s' * (head.rounds != 1)},"
+        plan += f" seed {head.seed})"
     lines = [
-        f"{table.played} of {head.games} games played ({head.format}, {len(head.maps)} map"
-        f"{'s' * (len(head.maps) != 1)}, {head.rounds} round{'s' * (head.rounds != 1)},"
-        f" seed {head.seed})",
+        f"{table.played} of {head.games} games played {plan}",
         "",
         f"{'#':>2}  {'participant':<24} {'games':>5} {'W':>4} {'D':>4} {'L':>4} {'score':>6}"
         f"  {'Elo ± 95 %':>16} {'LOS':>6} {'abnormal':>8} {'late':>5} {'slowest':>7}",
@@ -190,6 +199,8 @@ def to_json(table: Standings) -> dict[str, Any]:
     return {
         "played": table.played,
         "scheduled": table.header.games,
+        "runs": [{"seed": run.seed, "games": run.games, "command": run.command}
+                 for run in table.runs or (table.header,)],
         "participants": [_row(row) for row in table.participants],
         "pairs": [_row(pair) for pair in table.pairs],
         "sprt": None if table.sprt is None or table.llr is None else {

@@ -192,3 +192,71 @@ def test_the_standings_count_each_participants_late_turns_and_its_slowest_think(
     assert (rows["a"]["late_turns"], rows["a"]["slowest_think"]) == (5, 0.42)
     assert (rows["b"]["late_turns"], rows["b"]["slowest_think"]) == (1, 0.75)
     assert "late slowest" in format_text(table)
+
+
+def test_report_of_several_runs_counts_their_games_together(tmp_path, capsys):
+    files = []
+    for seed in ("5", "6"):
+        files.append(tmp_path / f"seed{seed}.jsonl")
+        assert main(["tournament", "name=one", bot("play"), "name=two", bot("play"),
+                     "--maps", "testmap", "--ply-limit", "8", "--seed", seed,
+                     "--results", str(files[-1])]) == 0
+    capsys.readouterr()
+    alone = []
+    for path in files:
+        assert main(["tournament", "report", str(path), "--json"]) == 0
+        alone.append(json.loads(capsys.readouterr().out)["pairs"][0])
+    assert main(["tournament", "report", *map(str, files), "--json"]) == 0
+    tables = json.loads(capsys.readouterr().out)
+    (pair,) = tables["pairs"]
+    for count in ("games", "wins", "draws", "losses"):
+        assert pair[count] == alone[0][count] + alone[1][count]
+    assert pair["games"] == tables["played"] == tables["scheduled"] == 4
+    assert [run["seed"] for run in tables["runs"]] == [5, 6]
+    assert main(["tournament", "report", *map(str, files)]) == 0
+    assert capsys.readouterr().out.startswith("4 of 4 games played in 2 runs (round-robin,"
+                                              " 1 map, seeds 5, 6)")
+
+
+def _run(path: Path, seed: int, move_time: float = 2.0, command: str = "x") -> Path:
+    from vvw.results import GameLine, Header, ResultsWriter, Side
+
+    header = Header(participants=[("a", command), ("b", "y")], format="round-robin",
+                    maps=["thetrap"], rounds=1, seed=seed, games=2,
+                    settings={"move_time": move_time, "ply_limit": 200})
+    writer = ResultsWriter(path, header)
+    for number, (first, second) in enumerate([("a", "b"), ("b", "a")], 1):
+        commands = dict(header.participants)
+        writer.add(GameLine(key=f"r1:m0:a:b:{number}", pair="r1:m0:a:b", round=1,
+                            map="thetrap", battle_seed=seed,
+                            vampires=Side(first, commands[first]),
+                            werewolves=Side(second, commands[second]),
+                            winner="vampires", termination="elimination"))
+    writer.close()
+    return path
+
+
+@pytest.mark.parametrize(("other", "says"), [
+    ({"seed": 1}, "hold the same plan (seed 1)"),
+    ({"seed": 2, "move_time": 0.5}, "different settings (move_time 2.0 and 0.5)"),
+    ({"seed": 2, "command": "z"}, "name two different bots 'a' ('x' and 'z')"),
+])
+def test_report_refuses_runs_that_are_not_one_tournament(tmp_path, capsys, other, says):
+    first = _run(tmp_path / "first.jsonl", seed=1)
+    second = _run(tmp_path / "second.jsonl", **other)
+    assert main(["tournament", "report", str(first), str(second)]) == 1
+    err = capsys.readouterr().err
+    assert says in err and len(err.strip().splitlines()) == 1
+
+
+def test_combined_runs_keep_their_games_apart_though_their_keys_repeat(tmp_path):
+    from vvw.results import combine_runs
+    from vvw.standings import standings
+
+    paths = [_run(tmp_path / f"{seed}.jsonl", seed) for seed in (1, 2)]
+    header, games = combine_runs([(path, *read_results(path)) for path in paths])
+    assert (header.games, header.rounds, header.seed) == (4, 2, 1)
+    assert [g.key for g in games] == ["1/r1:m0:a:b:1", "1/r1:m0:a:b:2",
+                                      "2/r1:m0:a:b:1", "2/r1:m0:a:b:2"]
+    (pair,) = standings(header, games).pairs
+    assert (pair.wins, pair.losses, pair.pairs) == (2, 2, (0, 0, 2, 0, 0))

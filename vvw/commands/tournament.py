@@ -6,7 +6,8 @@ games with sides swapped on the same map and battle seed, ``--rounds`` times, up
 ``--concurrency`` games at once, each on a port of its own. Every finished game is
 appended at once to the results file (JSON Lines, see :mod:`vvw.results`); ``--resume``
 plays only the games it lacks; ``--sprt`` stops once the test is decided.
-``vvw tournament report FILE [--csv | --json]`` prints every table again from the file.
+``vvw tournament report FILE… [--csv | --json]`` prints every table again from the file
+(from several files: their games counted together).
 """
 
 import argparse
@@ -35,7 +36,14 @@ from vvw.mapchoice import resolve_maps
 from vvw.participants import parse_participants
 from vvw.playing import play_scheduled
 from vvw.progress import RunProgress
-from vvw.results import GameLine, Header, ResultsFileError, ResultsWriter, read_results
+from vvw.results import (
+    GameLine,
+    Header,
+    ResultsFileError,
+    ResultsWriter,
+    combine_runs,
+    read_results,
+)
 from vvw.schedule import FORMATS, ScheduledGame, schedule
 from vvw.seeds import fresh_seed
 from vvw.signals import exit_code, run_until_signal
@@ -269,22 +277,28 @@ def _play(args: argparse.Namespace, header: Header, todo: list[ScheduledGame],
 
 
 def report(words: list[str]) -> int:
-    """``vvw tournament report FILE [--csv | --json]``."""
+    """``vvw tournament report FILE… [--csv | --json]``."""
     parser = argparse.ArgumentParser(
         prog="vvw tournament report",
-        description="Print a run's tables again, computed from its results file alone.",
+        description="Print a run's tables again, computed from its results file alone;"
+        " or the tables of several runs' games together.",
     )
-    parser.add_argument("file", type=Path, metavar="FILE", help="a results file (.jsonl)")
+    parser.add_argument(
+        "files", type=Path, nargs="+", metavar="FILE",
+        help="a results file (.jsonl); several are counted as one tournament: rounds played"
+        " with other seeds or maps, under the same settings")
     form = parser.add_mutually_exclusive_group()
     form.add_argument("--csv", action="store_true", help="the tables as CSV")
     form.add_argument("--json", action="store_true", help="the tables as JSON")
     args = parser.parse_args(words)
     try:
-        header, games = read_results(args.file)
+        runs = [(path, *read_results(path)) for path in args.files]
+        header, games = combine_runs(runs)
     except ResultsFileError as error:
         print(f"vvw tournament report: {error}", file=sys.stderr)
         return 1
-    table: Standings = standings(header, games)
+    combined = tuple(run_header for _, run_header, _ in runs) if len(runs) > 1 else ()
+    table: Standings = standings(header, games, combined)
     if args.csv:
         sys.stdout.write(to_csv(table))
     elif args.json:
@@ -314,7 +328,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "tournament",
-        help="play many bots on many maps; Elo, SPRT; or `report FILE`",
+        help="play many bots on many maps; Elo, SPRT; or `report FILE…`",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
         epilog='example: vvw tournament alphabeta greedy name=mine cmd="python bot.py {host}'
         ' {port}" --maps thetrap testmap --rounds 2 --concurrency 2',
@@ -324,7 +338,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         nargs="+",
         metavar="BOT",
         help="built-in name with options ('alphabeta --depth 4'), or command"
-        " ('./mybot {host} {port}'), each optionally after name=NAME; or: report FILE",
+        " ('./mybot {host} {port}'), each optionally after name=NAME; or: report FILE…",
     )
     parser.add_argument("--format", choices=FORMATS, default="round-robin",
                         help="round-robin (default) or gauntlet (the first bot against each)")

@@ -157,6 +157,12 @@ def read_results(path: Path) -> tuple[Header, list[GameLine]]:
     return header, games
 
 
+def differing(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The keys, sorted, whose values differ between ``old`` and ``new`` (or that only one
+    of them has)."""
+    return [key for key in sorted(old.keys() | new.keys()) if old.get(key) != new.get(key)]
+
+
 def combine_runs(runs: list[tuple[Path, Header, list[GameLine]]]) -> tuple[Header, list[GameLine]]:
     """Several runs' results as one tournament's: rounds played apart (other seeds, other
     maps, other days or machines) under the same settings. Each game keeps its run in its
@@ -178,8 +184,7 @@ def combine_runs(runs: list[tuple[Path, Header, list[GameLine]]]) -> tuple[Heade
                 raise ResultsFileError(
                     f"{seen_in} and {path} name two different bots {name!r}"
                     f" ({seen!r} and {command!r}): rename one of them")
-        changed = [key for key in sorted(first.settings.keys() | header.settings.keys())
-                   if first.settings.get(key) != header.settings.get(key)]
+        changed = differing(first.settings, header.settings)
         if changed:
             key = changed[0]
             raise ResultsFileError(
@@ -220,8 +225,7 @@ class ResultsWriter:
         if path.exists() and path.stat().st_size > 0:
             existing, _ = read_results(path)
             if existing.plan() != header.plan():
-                changed = sorted(k for k, v in header.plan().items()
-                                 if existing.plan().get(k) != v)
+                changed = differing(existing.plan(), header.plan())
                 raise ResultsFileError(
                     f"{path} holds another run (its {', '.join(changed)} differ)")
             _cut_partial_line(path)

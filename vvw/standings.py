@@ -52,7 +52,8 @@ class Standings:
     sprt: Sprt | None
     llr: float | None
     runs: tuple[Header, ...] = ()
-    """The runs whose games these are, when several were combined (``combine_runs``)."""
+    """The runs whose games these are, when read from results files (several when
+    combined by ``combine_runs``)."""
 
 
 def unique(games: list[GameLine]) -> list[GameLine]:

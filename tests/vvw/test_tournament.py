@@ -225,8 +225,8 @@ def _run(path: Path, seed: int, move_time: float = 2.0, command: str = "x") -> P
                     maps=["thetrap"], rounds=1, seed=seed, games=2,
                     settings={"move_time": move_time, "ply_limit": 200})
     writer = ResultsWriter(path, header)
+    commands = dict(header.participants)
     for number, (first, second) in enumerate([("a", "b"), ("b", "a")], 1):
-        commands = dict(header.participants)
         writer.add(GameLine(key=f"r1:m0:a:b:{number}", pair="r1:m0:a:b", round=1,
                             map="thetrap", battle_seed=seed,
                             vampires=Side(first, commands[first]),

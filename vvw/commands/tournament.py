@@ -297,8 +297,7 @@ def report(words: list[str]) -> int:
     except ResultsFileError as error:
         print(f"vvw tournament report: {error}", file=sys.stderr)
         return 1
-    combined = tuple(run_header for _, run_header, _ in runs) if len(runs) > 1 else ()
-    table: Standings = standings(header, games, combined)
+    table: Standings = standings(header, games, tuple(h for _, h, _ in runs))
     if args.csv:
         sys.stdout.write(to_csv(table))
     elif args.json:

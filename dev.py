@@ -2,7 +2,7 @@
 """Set up the project in ./.venv and run it: the README's two quick-start commands.
 
     python3 dev.py play   # set up, then play a match between two built-in bots
-    python3 dev.py test   # set up, then run ruff, mypy and the whole test suite
+    python3 dev.py test   # set up, then run ruff (lint and format), mypy and the tests
 
 Needs only Python 3.11+ and access to PyPI. Set-up is skipped when ``.venv`` is already
 up to date with ``pyproject.toml``. Extra arguments go to ``vvw match`` or ``pytest``.
@@ -59,9 +59,10 @@ def main(argv: list[str]) -> int:
         return run(BIN / "vvw", "match", *(extra or DEFAULT_MATCH))
     if command == "test":
         lint = run(BIN / "ruff", "check", ".")
+        layout = run(BIN / "ruff", "format", "--check", ".")
         types = run(BIN / "mypy")
         tests = run(BIN / "python", "-m", "pytest", *extra)
-        return tests or lint or types
+        return tests or lint or layout or types
     return 0
 
 

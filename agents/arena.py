@@ -44,8 +44,12 @@ def play_game(
     over: to measure one phase of a game, say.
     """
     game = new_game(
-        vampires, werewolves, start,
-        limits=Limits(move_time, game_time, on_timeout), rules=rules, seed=seed,
+        vampires,
+        werewolves,
+        start,
+        limits=Limits(move_time, game_time, on_timeout),
+        rules=rules,
+        seed=seed,
     )
     return drive(game, vampires, werewolves, stop_when=stop_when)
 
@@ -62,8 +66,14 @@ def new_game(
     """The game of these two bots from ``start`` (not yet played: see :func:`drive`)."""
     map_name = start.name if isinstance(start, GameMap) else ""
     state = start.initial_state() if isinstance(start, GameMap) else start
-    return Game(state, names=(vampires.name, werewolves.name), rules=rules, limits=limits,
-                seed=seed, map_name=map_name)
+    return Game(
+        state,
+        names=(vampires.name, werewolves.name),
+        rules=rules,
+        limits=limits,
+        seed=seed,
+        map_name=map_name,
+    )
 
 
 def drive(

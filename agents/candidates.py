@@ -247,8 +247,7 @@ def _combine(choices: list[Prepared], counts: dict[int, int]) -> tuple[Move, ...
         if not option or source in arriving:
             continue
         if any(
-            t in sources or arriving.get(t, 0) + c + counts.get(t, 0) > MAX_COUNT
-            for t, c in extra
+            t in sources or arriving.get(t, 0) + c + counts.get(t, 0) > MAX_COUNT for t, c in extra
         ):
             continue
         sources.add(source)

@@ -373,9 +373,7 @@ def attack_gain(hunters: int, prey: int) -> float:
     return float((kept - hunters) - (left - prey))
 
 
-def _grown(
-    prey: list[Group], humans: list[Group], index: int, plies: int, safe_from: int
-) -> int:
+def _grown(prey: list[Group], humans: list[Group], index: int, plies: int, safe_from: int) -> int:
     """How big ``prey[index]`` can grow in ``plies`` of its side's: merged with every friend
     it can meet in time (two groups ``D`` apart meet in ``⌈D / 2⌉`` plies, both walking),
     then converting, nearest first, the houses it has the numbers for, while it reaches

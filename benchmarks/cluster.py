@@ -32,8 +32,9 @@ def run_once(words: list[str], folder: Path) -> tuple[float, float, int]:
     results = folder / "results.jsonl"
     command = [sys.executable, "-m", "vvw", "tournament", *words, "--results", str(results)]
     began = time.monotonic()
-    run = subprocess.Popen(command, cwd=folder, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, text=True)
+    run = subprocess.Popen(
+        command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     first: float | None = None
     last = began
     seen = 0
@@ -61,12 +62,26 @@ def main() -> None:
     parser.add_argument("--maps", nargs="+", default=["testmap", "thetrap"])
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    common = ["random", "greedy", "name=random2", "random", "--maps", *args.maps,
-              "--rounds", str(args.rounds), "--seed", str(args.seed)]
+    common = [
+        "random",
+        "greedy",
+        "name=random2",
+        "random",
+        "--maps",
+        *args.maps,
+        "--rounds",
+        str(args.rounds),
+        "--seed",
+        str(args.seed),
+    ]
     ways = {
         f"--concurrency {args.workers}": ["--concurrency", str(args.workers)],
-        f"--cluster local --workers {args.workers}": ["--cluster", "local", "--workers",
-                                                      str(args.workers)],
+        f"--cluster local --workers {args.workers}": [
+            "--cluster",
+            "local",
+            "--workers",
+            str(args.workers),
+        ],
     }
     per_game: dict[str, float] = {}
     print(f"{'run':<34} {'games':>5} {'first game s':>12} {'games/min':>10} {'s/game':>7}")
@@ -75,11 +90,12 @@ def main() -> None:
             to_first, span, games = run_once([*common, *extra], Path(folder))
         rate = (games - 1) / span * 60 if span > 0 else float("inf")
         per_game[label] = span / (games - 1) if games > 1 else 0.0
-        print(f"{label:<34} {games:>5} {to_first:>12.1f} {rate:>10.0f}"
-              f" {per_game[label]:>7.3f}")
+        print(f"{label:<34} {games:>5} {to_first:>12.1f} {rate:>10.0f} {per_game[label]:>7.3f}")
     local, cluster = per_game.values()
-    print(f"cluster overhead per game: {(cluster - local) * args.workers:+.3f} s"
-          f" ({args.workers} games at once)")
+    print(
+        f"cluster overhead per game: {(cluster - local) * args.workers:+.3f} s"
+        f" ({args.workers} games at once)"
+    )
 
 
 if __name__ == "__main__":

@@ -149,9 +149,7 @@ def main() -> None:
             f"   ply distributions/s {ply_rate:8,.0f}"
         )
     cached, fresh = battle_rates(args.seconds / 2)
-    print(
-        f"battle distributions/s (1-30 vs 1-30): cached {cached:,.0f}, uncached {fresh:,.0f}"
-    )
+    print(f"battle distributions/s (1-30 vs 1-30): cached {cached:,.0f}, uncached {fresh:,.0f}")
 
 
 if __name__ == "__main__":

@@ -76,8 +76,17 @@ async def _measure(rounds: int, proxy_args: list[str] | None) -> list[float]:
         with trio.socket.socket() as probe:
             await probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
-        command = [sys.executable, "-m", "vvw", "proxy", "--listen", str(port),
-                   "--upstream", f"127.0.0.1:{server_port}", *proxy_args]
+        command = [
+            sys.executable,
+            "-m",
+            "vvw",
+            "proxy",
+            "--listen",
+            str(port),
+            "--upstream",
+            f"127.0.0.1:{server_port}",
+            *proxy_args,
+        ]
         proxy = await trio.lowlevel.open_process(command, stdout=subprocess.DEVNULL)
         for _ in range(200):  # until it listens
             try:
@@ -126,8 +135,10 @@ def main() -> None:
             f"{name:>6}: direct {d * 1e6:8.0f} µs, through the proxy {p * 1e6:8.0f} µs,"
             f" added per message {(p - d) / 2 * 1e6:8.0f} µs"
         )
-    print(f"  mean: direct {statistics.fmean(direct) * 1e6:.0f} µs,"
-          f" proxy {statistics.fmean(proxied) * 1e6:.0f} µs")
+    print(
+        f"  mean: direct {statistics.fmean(direct) * 1e6:.0f} µs,"
+        f" proxy {statistics.fmean(proxied) * 1e6:.0f} µs"
+    )
 
 
 if __name__ == "__main__":

@@ -69,8 +69,10 @@ async def one_game(game_map: GameMap, seed: int, hook: Overhead) -> int:
     async with trio.open_nursery() as nursery:
         nursery.start_soon(instant_bot, v_bot, b"vampires", seed)
         nursery.start_soon(instant_bot, w_bot, b"werewolves", seed + 1)
-        async with connected(v_server, "v", hook) as vampires, \
-                connected(w_server, "w", hook) as werewolves:
+        async with (
+            connected(v_server, "v", hook) as vampires,
+            connected(w_server, "w", hook) as werewolves,
+        ):
             for player, species in ((vampires, Kind.VAMPIRES), (werewolves, Kind.WEREWOLVES)):
                 why = await admit(player, 5.0)
                 assert why is None, why
@@ -81,8 +83,11 @@ async def one_game(game_map: GameMap, seed: int, hook: Overhead) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.referee", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.referee",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--map", type=Path, default=DEFAULT_MAP)
     parser.add_argument("--seed", type=int, default=1)
@@ -104,8 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))] / 1000
     print(f"map {game_map.name}: {args.games} games, {plies} plies in {elapsed:.2f} s")
     print(f"  {args.games / elapsed:.1f} games/s, {plies / elapsed:.0f} plies/s (bots included)")
-    print(f"  referee overhead per ply (complete MOV in -> next UPD out), {len(samples)} plies:"
-          f" median {median:.1f} µs, p99 {p99:.1f} µs")
+    print(
+        f"  referee overhead per ply (complete MOV in -> next UPD out), {len(samples)} plies:"
+        f" median {median:.1f} µs, p99 {p99:.1f} µs"
+    )
     return 0
 
 

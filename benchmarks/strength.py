@@ -375,8 +375,10 @@ def _describe(result: Result) -> str:
 def results_line(result: Result) -> GameLine:
     """A game of the benchmark as a line of ``vvw tournament``'s results file."""
     first_plays_vampires = result.first_species == "vampires"
-    vampires, werewolves = ((result.first, result.slowest_first),
-                            (result.second, result.slowest_second))
+    vampires, werewolves = (
+        (result.first, result.slowest_first),
+        (result.second, result.slowest_second),
+    )
     if not first_plays_vampires:
         vampires, werewolves = werewolves, vampires
     winner = None

@@ -53,19 +53,36 @@ def run_busy_bot(think: float, host: str, port: int, move_time: float) -> int:
     return 0
 
 
-def tournament(folder: Path, label: str, bots: list[str], games: int, concurrency: int,
-               extra: list[str]) -> dict[str, Any]:
+def tournament(
+    folder: Path, label: str, bots: list[str], games: int, concurrency: int, extra: list[str]
+) -> dict[str, Any]:
     """Run one ``vvw tournament`` of ``games`` games (two bots, one map); its figures."""
     results = folder / f"{label}.jsonl"
-    command = [sys.executable, "-m", "vvw", "tournament", *bots, "--maps", "testmap",
-               "--rounds", str(max(1, games // 2)), "--concurrency", str(concurrency),
-               "--seed", "1", "--results", str(results), *extra]
+    command = [
+        sys.executable,
+        "-m",
+        "vvw",
+        "tournament",
+        *bots,
+        "--maps",
+        "testmap",
+        "--rounds",
+        str(max(1, games // 2)),
+        "--concurrency",
+        str(concurrency),
+        "--seed",
+        "1",
+        "--results",
+        str(results),
+        *extra,
+    ]
     began = time.monotonic()
     subprocess.run(command, cwd=folder, check=True, stdout=subprocess.DEVNULL)
     seconds = time.monotonic() - began
     _, lines = read_results(results)
-    thinks = [side.longest_think or 0.0 for line in lines
-              for side in (line.vampires, line.werewolves)]
+    thinks = [
+        side.longest_think or 0.0 for line in lines for side in (line.vampires, line.werewolves)
+    ]
     return {
         "run": label,
         "concurrency": concurrency,
@@ -73,8 +90,9 @@ def tournament(folder: Path, label: str, bots: list[str], games: int, concurrenc
         "seconds": seconds,
         "per_minute": 60 * len(lines) / seconds,
         "forfeits": sum(line.termination == "time forfeit" for line in lines),
-        "skipped": sum(line.vampires.skipped_turns + line.werewolves.skipped_turns
-                       for line in lines),
+        "skipped": sum(
+            line.vampires.skipped_turns + line.werewolves.skipped_turns for line in lines
+        ),
         "slowest": max(thinks, default=0.0),
         "plies": sum(line.plies for line in lines) / max(1, len(lines)),
         "command": shlex.join(["vvw", *command[3:]]),
@@ -87,8 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["bot"]:
         think, host, port, move_time = argv[1:5]
         return run_busy_bot(float(think), host, int(port), float(move_time))
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.tournament",
-                                     description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.tournament", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--games", type=int, default=40, help="games with instant bots")
     parser.add_argument("--busy-games", type=int, default=20, help="games with busy bots")
     parser.add_argument("--think", type=float, default=0.1, help="busy bots' seconds per reply")
@@ -102,18 +121,36 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(scratch)
         instant = ["name=a", "random", "name=b", "random"]
         for concurrency in (1, 2):
-            rows.append(tournament(folder, f"instant-c{concurrency}", instant, args.games,
-                                   concurrency, []))
-        rows.append(tournament(
-            folder, "busy-c2", ["name=a", busy, "name=b", busy], args.busy_games, 2,
-            ["--move-time", str(args.move_time), "--on-timeout", "forfeit",
-             "--ply-limit", str(args.ply_limit)]))
-    print(f"{'run':<12} {'conc.':>5} {'games':>5} {'seconds':>8} {'games/min':>9} "
-          f"{'plies/game':>10} {'forfeits':>8} {'skipped':>7} {'slowest s':>9}")
+            rows.append(
+                tournament(folder, f"instant-c{concurrency}", instant, args.games, concurrency, [])
+            )
+        rows.append(
+            tournament(
+                folder,
+                "busy-c2",
+                ["name=a", busy, "name=b", busy],
+                args.busy_games,
+                2,
+                [
+                    "--move-time",
+                    str(args.move_time),
+                    "--on-timeout",
+                    "forfeit",
+                    "--ply-limit",
+                    str(args.ply_limit),
+                ],
+            )
+        )
+    print(
+        f"{'run':<12} {'conc.':>5} {'games':>5} {'seconds':>8} {'games/min':>9} "
+        f"{'plies/game':>10} {'forfeits':>8} {'skipped':>7} {'slowest s':>9}"
+    )
     for row in rows:
-        print(f"{row['run']:<12} {row['concurrency']:>5} {row['games']:>5} "
-              f"{row['seconds']:>8.1f} {row['per_minute']:>9.1f} {row['plies']:>10.1f} "
-              f"{row['forfeits']:>8} {row['skipped']:>7} {row['slowest']:>9.3f}")
+        print(
+            f"{row['run']:<12} {row['concurrency']:>5} {row['games']:>5} "
+            f"{row['seconds']:>8.1f} {row['per_minute']:>9.1f} {row['plies']:>10.1f} "
+            f"{row['forfeits']:>8} {row['skipped']:>7} {row['slowest']:>9.3f}"
+        )
     for row in rows:
         print(f"{row['run']}: {row['command']}")
         for reason in row["reasons"]:

@@ -179,8 +179,9 @@ class Game:
     def _late(self, mover: Kind, how: str, elapsed: float) -> Turn | None:
         self._skipped[mover] += 1
         if self.limits.on_timeout is OnTimeout.FORFEIT:
-            self.lose(mover, Termination.TIME_FORFEIT,
-                      f"no MOV within {self.limits.move_time:g} s{how}")
+            self.lose(
+                mover, Termination.TIME_FORFEIT, f"no MOV within {self.limits.move_time:g} s{how}"
+            )
             return None
         number = self.state.ply
         self.state = self.state.with_ply(number + 1)
@@ -193,17 +194,33 @@ class Game:
         if ending is not None:
             self._end(ending.winner, Termination(ending.reason.value), ending.reason.value)
         elif turn.species == WEREWOLVES and elapsed >= self.limits.game_time:
-            self._end(winner_by_count(self.state), Termination.TIME_LIMIT,
-                      f"{self.limits.game_time:g} s passed")
+            self._end(
+                winner_by_count(self.state),
+                Termination.TIME_LIMIT,
+                f"{self.limits.game_time:g} s passed",
+            )
         return turn
 
     def _end(self, winner: Kind | None, termination: Termination, detail: str) -> GameResult:
         def record(species: Kind) -> PlayerRecord:
-            return PlayerRecord(species, self._names[species], self.state.total(species),
-                                self._think[species], self._skipped[species])
+            return PlayerRecord(
+                species,
+                self._names[species],
+                self.state.total(species),
+                self._think[species],
+                self._skipped[species],
+            )
 
-        self.result = GameResult(winner, termination, detail, self.state.ply, record(VAMPIRES),
-                                 record(WEREWOLVES), self.map_name, self.seed)
+        self.result = GameResult(
+            winner,
+            termination,
+            detail,
+            self.state.ply,
+            record(VAMPIRES),
+            record(WEREWOLVES),
+            self.map_name,
+            self.seed,
+        )
         return self.result
 
 

@@ -511,8 +511,12 @@ def parse_line(text: str, number: int) -> Record:
             case "header" if number == 1:
                 return _header(f)
             case "player":
-                return Player(f.number("t"), f.side(optional=True), f.text("name"),
-                              f.text("peer", optional=True))
+                return Player(
+                    f.number("t"),
+                    f.side(optional=True),
+                    f.text("name"),
+                    f.text("peer", optional=True),
+                )
             case "frame":
                 return _frame(f)
             case "ply":

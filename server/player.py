@@ -119,7 +119,8 @@ class Player:
                 for message in self.decoder.feed(data):
                     if self.queued >= MAX_QUEUED:
                         raise ProtocolError(
-                            self.decoder.offset, encode(message)[:8],
+                            self.decoder.offset,
+                            encode(message)[:8],
                             f"flooding: {MAX_QUEUED} messages sent and not yet asked for",
                         )
                     self._queue(message, now)
@@ -212,4 +213,3 @@ class Player:
 
 def _now() -> float:
     return trio.current_time()
-

@@ -129,8 +129,7 @@ def _judge(event: object, player: Player) -> Mov | None:
     if isinstance(event.message, Nme):
         log.info("%s: NME during the game ignored", player.label)
         return None
-    raise _Fault(Termination.PROTOCOL_ERROR,
-                 f"sent {message_name(event.message)} during the game")
+    raise _Fault(Termination.PROTOCOL_ERROR, f"sent {message_name(event.message)} during the game")
 
 
 def _check_stale(player: Player) -> None:

@@ -28,6 +28,7 @@ from server.transcript import FrameRecorder, Transcript
 
 log = logging.getLogger(__name__)
 
+
 class PlayGame(Protocol):
     """What referees a game between two seated players: :func:`server.referee.play_game`
     (cancelled, it gives the aborted game's result to ``on_abort``)."""
@@ -41,6 +42,7 @@ class PlayGame(Protocol):
         transcript: Transcript | None = None,
         on_abort: Callable[[GameResult], None] | None = None,
     ) -> Awaitable[GameResult]: ...
+
 
 EXIT_GRACE = 0.5
 """Seconds a seated bot's connection has, once its process has exited, to deliver what it
@@ -81,6 +83,7 @@ class _Table:
 GameWatcher = Callable[[int, tuple[str, str]], Callable[[str], None]]
 """``on_game(number, (vampires' name, werewolves' name))`` as a game starts: returns the
 function given each line (JSON text) of the game's transcript as it is written."""
+
 
 async def wait_unless(event: trio.Event, other: Callable[[], Awaitable[object]]) -> bool:
     """Wait for ``event``, giving up if ``other()`` returns first; whether ``event`` is set."""
@@ -193,8 +196,10 @@ async def serve(
                     why = await admit(player, settings.connect_time)
                 table.waiting.pop(admission, None)
                 if admission.cancelled_caught:
-                    why = (f"no NME yet, and it gave way to a newer connection"
-                           f" ({MAX_PENDING} were waiting for theirs)")
+                    why = (
+                        f"no NME yet, and it gave way to a newer connection"
+                        f" ({MAX_PENDING} were waiting for theirs)"
+                    )
                 if why is not None:
                     log.info("dropped %s: %s", peer, why)
                     if on_dropped is not None:
@@ -226,8 +231,11 @@ async def serve(
                         await _part(player, table)
                 if not full:  # it left first
                     table.seated.remove(player)  # at once: no other task runs in between
-                    reason = player.closed.reason if isinstance(player.closed, Closed) else (
-                        str(player.closed.error) if player.closed is not None else "?")
+                    reason = (
+                        player.closed.reason
+                        if isinstance(player.closed, Closed)
+                        else (str(player.closed.error) if player.closed is not None else "?")
+                    )
                     log.info("unseated %s before the game: %s", peer, reason)
                     return
                 done = table.done

@@ -101,16 +101,17 @@ class FrameRecorder:
         if self.transcript is not None and player.species is not None:
             self.transcript.frame(player.species, direction, message, raw)
         else:
-            self._waiting.setdefault(player, []).append(
-                (time.monotonic(), direction, message, raw)
-            )
+            self._waiting.setdefault(player, []).append((time.monotonic(), direction, message, raw))
 
     def attach(self, transcript: Transcript | None, players: Sequence[Any]) -> None:
         """Write the waiting frames of ``players`` (seated) and route theirs to ``transcript``."""
         self.transcript = transcript
         waiting = sorted(
-            ((player.species, *frame) for player in players
-             for frame in self._waiting.pop(player, [])),
+            (
+                (player.species, *frame)
+                for player in players
+                for frame in self._waiting.pop(player, [])
+            ),
             key=lambda frame: frame[1],
         )
         if transcript is not None:

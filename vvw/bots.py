@@ -50,12 +50,22 @@ def bot_command(
     if not words:
         raise ValueError("empty bot command")
     if words[0] in builtin:
-        ours = [*(["--seed", str(seed)] if seed is not None else []),
-                *(["--name", name] if name is not None else []),
-                *(["--time-budget", str(time_budget(move_time))] if move_time is not None else [])]
+        ours = [
+            *(["--seed", str(seed)] if seed is not None else []),
+            *(["--name", name] if name is not None else []),
+            *(["--time-budget", str(time_budget(move_time))] if move_time is not None else []),
+        ]
         return [
-            sys.executable, "-P", "-m", "vvw", "agent", words[0], host, str(port),
-            *ours, *words[1:],
+            sys.executable,
+            "-P",
+            "-m",
+            "vvw",
+            "agent",
+            words[0],
+            host,
+            str(port),
+            *ours,
+            *words[1:],
         ]
     fields = {"{host}": host, "{port}": str(port), "{seed}": str(seed or 0)}
 

@@ -13,8 +13,16 @@ import sys
 from collections.abc import Sequence
 
 COMMAND_MODULES = (
-    "map", "serve", "match", "agent", "log", "rules", "replay", "proxy",
-    "tournament", "check_bot",
+    "map",
+    "serve",
+    "match",
+    "agent",
+    "log",
+    "rules",
+    "replay",
+    "proxy",
+    "tournament",
+    "check_bot",
 )
 
 

@@ -46,8 +46,10 @@ CPUS_PER_GAME = 2.0
 """CPUs a game declares by default: one for each bot (the server's share is small)."""
 CONNECT_TIMEOUT = 10.0
 """Seconds to wait for a cluster's head to accept a connection."""
-AUTH_HINT = ("a cluster with token authentication also needs RAY_AUTH_MODE=token and its"
-             " token here: see docs/tournaments.md")
+AUTH_HINT = (
+    "a cluster with token authentication also needs RAY_AUTH_MODE=token and its"
+    " token here: see docs/tournaments.md"
+)
 MAX_RETRIES = 3
 """Times a game is played again after losing its worker, before the run gives up."""
 LOST_WORKER = (
@@ -79,7 +81,10 @@ class ClusterOptions:
 
 
 def play_on_worker(
-    game: ScheduledGame, settings: Settings, games_dir: str, keep_transcript: bool,
+    game: ScheduledGame,
+    settings: Settings,
+    games_dir: str,
+    keep_transcript: bool,
     folder: str | None,
 ) -> GameLine:
     """The Ray task: play ``game`` on this worker and return its results line.
@@ -115,24 +120,36 @@ def connected(options: ClusterOptions, local_cores: int) -> Iterator[int]:
     try:
         if options.address == LOCAL:
             workers = options.workers or max(1, int(local_cores // options.cpus_per_game))
-            ray.init(address="local", num_cpus=math.ceil(workers * options.cpus_per_game),
-                     include_dashboard=False, runtime_env=runtime_env or None, log_to_driver=False,
-                     logging_level=logging.WARNING)
+            ray.init(
+                address="local",
+                num_cpus=math.ceil(workers * options.cpus_per_game),
+                include_dashboard=False,
+                runtime_env=runtime_env or None,
+                log_to_driver=False,
+                logging_level=logging.WARNING,
+            )
         else:
             _check_reachable(options.address)
-            ray.init(address=options.address, runtime_env=runtime_env or None,
-                     log_to_driver=False, logging_level=logging.WARNING)
+            ray.init(
+                address=options.address,
+                runtime_env=runtime_env or None,
+                log_to_driver=False,
+                logging_level=logging.WARNING,
+            )
     except (ConnectionError, ValueError, RuntimeError, OSError) as error:
         if options.address == LOCAL:
             raise ClusterError(f"cannot start a local Ray cluster: {_first_line(error)}") from None
-        raise ClusterError(f"cannot reach the Ray cluster at {options.address}:"
-                           f" {_first_line(error)} ({AUTH_HINT})") from None
+        raise ClusterError(
+            f"cannot reach the Ray cluster at {options.address}: {_first_line(error)} ({AUTH_HINT})"
+        ) from None
     try:
         cpus = ray.cluster_resources().get("CPU", 0.0)
         slots = int(cpus // options.cpus_per_game)
         if slots < 1:
-            raise ClusterError(f"the cluster has {cpus:g} CPUs, fewer than the"
-                               f" {options.cpus_per_game:g} a game asks for (--cpus-per-game)")
+            raise ClusterError(
+                f"the cluster has {cpus:g} CPUs, fewer than the"
+                f" {options.cpus_per_game:g} a game asks for (--cpus-per-game)"
+            )
         yield slots
     finally:
         ray.shutdown()
@@ -153,36 +170,46 @@ def _check_reachable(address: str) -> None:
 class ClusterGames:
     """Plays scheduled games as Ray tasks; :meth:`play` is the local runner's counterpart."""
 
-    def __init__(self, options: ClusterOptions, slots: int, settings: Settings,
-                 games_dir: Path, keep_transcripts: bool) -> None:
+    def __init__(
+        self,
+        options: ClusterOptions,
+        slots: int,
+        settings: Settings,
+        games_dir: Path,
+        keep_transcripts: bool,
+    ) -> None:
         self.options = options
         self.settings = settings
         self.games_dir = str(games_dir.resolve())
         self.keep_transcripts = keep_transcripts
         self.folder = None if options.ship is not None else os.getcwd()
         self.task = ray.remote(play_on_worker).options(
-            num_cpus=options.cpus_per_game, max_retries=0, name="vvw-game")
+            num_cpus=options.cpus_per_game, max_retries=0, name="vvw-game"
+        )
         self.waiting = trio.CapacityLimiter(max(1, slots))
 
     async def play(self, game: ScheduledGame) -> GameLine:
         """Play ``game`` on some worker; again (counted in ``retries``) if its worker is lost."""
         retries = 0
         while True:
-            ref = self.task.remote(game, self.settings, self.games_dir,
-                                   self.keep_transcripts, self.folder)
+            ref = self.task.remote(
+                game, self.settings, self.games_dir, self.keep_transcripts, self.folder
+            )
             try:
                 line = await self._result(ref)
             except LOST_WORKER as error:
                 retries += 1
                 reason = _first_line(error)
                 if retries > self.options.max_retries:
-                    raise ClusterError(f"game {game.key} lost its worker {retries} times;"
-                                       f" last: {reason}") from None
+                    raise ClusterError(
+                        f"game {game.key} lost its worker {retries} times; last: {reason}"
+                    ) from None
                 log.warning("game %s lost its worker (%s): playing it again", game.key, reason)
                 continue
             except ray.exceptions.RayTaskError as error:
-                raise ClusterError(f"game {game.key} failed on its worker:"
-                                   f" {_first_line(error.cause)}") from None
+                raise ClusterError(
+                    f"game {game.key} failed on its worker: {_first_line(error.cause)}"
+                ) from None
             return attrs.evolve(line, retries=retries)
 
     async def _result(self, ref: ray.ObjectRef) -> GameLine:
@@ -190,7 +217,8 @@ class ClusterGames:
         that had already ended is returned all the same, so that it is kept)."""
         try:
             return await trio.to_thread.run_sync(
-                ray.get, ref, abandon_on_cancel=True, limiter=self.waiting)
+                ray.get, ref, abandon_on_cancel=True, limiter=self.waiting
+            )
         except trio.Cancelled:
             line = _if_finished(ref)
             if line is not None:

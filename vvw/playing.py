@@ -46,8 +46,14 @@ def file_stem(species: Kind, name: str) -> str:
     return f"{species.name.lower()}-" + re.sub(r"[^A-Za-z0-9_.#-]+", "_", name)[:48]
 
 
-def _lost(loser: Kind, names: dict[Kind, str], termination: Termination, detail: str,
-          game_map: GameMap, seed: int | None) -> GameResult:
+def _lost(
+    loser: Kind,
+    names: dict[Kind, str],
+    termination: Termination,
+    detail: str,
+    game_map: GameMap,
+    seed: int | None,
+) -> GameResult:
     winner = Kind.WEREWOLVES if loser == Kind.VAMPIRES else Kind.VAMPIRES
     return GameResult(
         winner=winner,
@@ -224,16 +230,24 @@ async def play_one(
                 try:
                     bots[species] = await start_bot(label, argv, game_dir)
                 except OSError as error:
-                    failed = _lost(species, names, Termination.CRASH, str(error),
-                                   game_map, settings.seed)
+                    failed = _lost(
+                        species, names, Termination.CRASH, str(error), game_map, settings.seed
+                    )
                     nursery.cancel_scope.cancel()
                     break
-                why = await _until_seated(seated[species], drops, bots[species],
-                                          settings.connect_time)
+                why = await _until_seated(
+                    seated[species], drops, bots[species], settings.connect_time
+                )
                 if why is not None:
                     termination, detail = why
-                    failed = _lost(species, names, termination,
-                                   f"{detail} (map {game_map.name})", game_map, settings.seed)
+                    failed = _lost(
+                        species,
+                        names,
+                        termination,
+                        f"{detail} (map {game_map.name})",
+                        game_map,
+                        settings.seed,
+                    )
                     nursery.cancel_scope.cancel()
                     break
                 nursery.start_soon(end_on_exit, species, bots[species])

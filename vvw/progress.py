@@ -40,8 +40,13 @@ class RunProgress:
         self.done = done
         self.started = time.monotonic()
         self.bar = Progress(
-            TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("left"),
-            TimeRemainingColumn(), console=self.console, auto_refresh=False,
+            TextColumn("games"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            console=self.console,
+            auto_refresh=False,
         )
         self.task = self.bar.add_task("games", total=total, completed=done)
         self.live: Live | None = None
@@ -49,13 +54,18 @@ class RunProgress:
 
     def __enter__(self) -> "RunProgress":
         if self.console.is_terminal:
-            self.live = Live(self._render(), console=self.console, refresh_per_second=4,
-                             transient=True)
+            self.live = Live(
+                self._render(), console=self.console, refresh_per_second=4, transient=True
+            )
             self.live.start()
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         if self.live is not None:
             self.live.stop()
 
@@ -65,8 +75,9 @@ class RunProgress:
     def finished(self, game: GameLine, table: Standings) -> None:
         """A game ended: print its line, move the bar, show the new standings."""
         self.done += 1
-        self.console.print(Text(f"[{self.done}/{self.total}] {describe_game(game)}"),
-                           soft_wrap=True)
+        self.console.print(
+            Text(f"[{self.done}/{self.total}] {describe_game(game)}"), soft_wrap=True
+        )
         self.bar.update(self.task, completed=self.done)
         if self.live is not None:
             self.table = _standings_table(table)
@@ -79,11 +90,15 @@ def _standings_table(table: Standings) -> Table:
         shown.add_column(column, justify="left" if column == "participant" else "right")
     for row in table.participants[:SHOWN]:
         shown.add_row(
-            Text(row.name), str(row.games), f"{row.wins}-{row.draws}-{row.losses}",
-            f"{row.estimate.score:.1%}" if row.games else "-", row.estimate.format(),
+            Text(row.name),
+            str(row.games),
+            f"{row.wins}-{row.draws}-{row.losses}",
+            f"{row.estimate.score:.1%}" if row.games else "-",
+            row.estimate.format(),
             f"{row.estimate.los:.1%}" if row.games else "-",
         )
     if table.sprt is not None and table.llr is not None:
-        shown.caption = (f"SPRT LLR {table.llr:.2f} in [{table.sprt.lower:.2f},"
-                         f" {table.sprt.upper:.2f}]")
+        shown.caption = (
+            f"SPRT LLR {table.llr:.2f} in [{table.sprt.lower:.2f}, {table.sprt.upper:.2f}]"
+        )
     return shown

@@ -93,7 +93,8 @@ class Header:
     """What the run planned. ``plan`` (all but the command line) must match to resume."""
 
     participants: tuple[tuple[str, str], ...] = attrs.field(
-        converter=lambda items: tuple(tuple(item) for item in items))
+        converter=lambda items: tuple(tuple(item) for item in items)
+    )
     """``(name, command)`` of each participant, in order."""
     format: str
     maps: tuple[str, ...] = attrs.field(converter=lambda items: tuple(items))
@@ -172,7 +173,7 @@ def combine_runs(runs: list[tuple[Path, Header, list[GameLine]]]) -> tuple[Heade
     two commands, other settings (``move_time``…), or the same plan twice (the same
     seed schedules the same games: not more of them)."""
     if len(runs) == 1:
-        (_, header, games), = runs
+        ((_, header, games),) = runs
         return header, games
     commands: dict[str, tuple[Path, str]] = {}
     plans: dict[str, Path] = {}
@@ -183,19 +184,22 @@ def combine_runs(runs: list[tuple[Path, Header, list[GameLine]]]) -> tuple[Heade
             if seen != command:
                 raise ResultsFileError(
                     f"{seen_in} and {path} name two different bots {name!r}"
-                    f" ({seen!r} and {command!r}): rename one of them")
+                    f" ({seen!r} and {command!r}): rename one of them"
+                )
         changed = differing(first.settings, header.settings)
         if changed:
             key = changed[0]
             raise ResultsFileError(
                 f"{first_path} and {path} were played under different settings ({key}"
                 f" {first.settings.get(key)} and {header.settings.get(key)}):"
-                " their games are not one tournament's")
+                " their games are not one tournament's"
+            )
         plan = json.dumps(header.plan(), sort_keys=True)
         if plan in plans:
             raise ResultsFileError(
                 f"{plans[plan]} and {path} hold the same plan (seed {header.seed}): the same"
-                " games, not more of them; give each run a --seed of its own")
+                " games, not more of them; give each run a --seed of its own"
+            )
         plans[plan] = path
     headers = [header for _, header, _ in runs]
     formats = sorted({header.format for header in headers})
@@ -211,8 +215,11 @@ def combine_runs(runs: list[tuple[Path, Header, list[GameLine]]]) -> tuple[Heade
         sprt=sprts[0] if all(sprt == sprts[0] for sprt in sprts) else None,
         command=" ; ".join(header.command for header in headers),
     )
-    games = [attrs.evolve(game, key=f"{number}/{game.key}", pair=f"{number}/{game.pair}")
-             for number, (_, _, run_games) in enumerate(runs, 1) for game in run_games]
+    games = [
+        attrs.evolve(game, key=f"{number}/{game.key}", pair=f"{number}/{game.pair}")
+        for number, (_, _, run_games) in enumerate(runs, 1)
+        for game in run_games
+    ]
     return combined, games
 
 
@@ -227,7 +234,8 @@ class ResultsWriter:
             if existing.plan() != header.plan():
                 changed = differing(existing.plan(), header.plan())
                 raise ResultsFileError(
-                    f"{path} holds another run (its {', '.join(changed)} differ)")
+                    f"{path} holds another run (its {', '.join(changed)} differ)"
+                )
             _cut_partial_line(path)
             self._file: IO[str] = path.open("a", encoding="utf-8")
         else:

@@ -52,15 +52,17 @@ def schedule(
                 battle_seed = derive(seed, "battle", pair)
                 for leg, (vampires, werewolves) in enumerate(((first, second), (second, first))):
                     key = f"{pair}:{leg + 1}"
-                    games.append(ScheduledGame(
-                        key=key,
-                        pair=pair,
-                        round=round_number,
-                        number=len(games) + 1,
-                        vampires=vampires,
-                        werewolves=werewolves,
-                        map=choice,
-                        battle_seed=battle_seed,
-                        seeds=(derive(seed, "bot", key, 0), derive(seed, "bot", key, 1)),
-                    ))
+                    games.append(
+                        ScheduledGame(
+                            key=key,
+                            pair=pair,
+                            round=round_number,
+                            number=len(games) + 1,
+                            vampires=vampires,
+                            werewolves=werewolves,
+                            map=choice,
+                            battle_seed=battle_seed,
+                            seeds=(derive(seed, "bot", key, 0), derive(seed, "bot", key, 1)),
+                        )
+                    )
     return games

@@ -78,26 +78,37 @@ def _tally(name: str, opponent: str | None, games: list[GameLine]) -> Tally:
         by_pair.setdefault(game.pair, []).append(score)
     counts = Counter(sum(pair) / 2 for pair in by_pair.values() if len(pair) == 2)
     pairs = tuple(counts[score] for score in PAIR_SCORES)
-    sides = [side for game in games for side in (game.vampires, game.werewolves)
-             if side.name == name]
+    sides = [
+        side for game in games for side in (game.vampires, game.werewolves) if side.name == name
+    ]
     late = sum(side.skipped_turns for side in sides)
     slowest = max((s.longest_think for s in sides if s.longest_think is not None), default=None)
-    return Tally(name, opponent, wins, draws, losses, wdl_estimate(wins, draws, losses),
-                 abnormal, pairs, late, slowest)
+    return Tally(
+        name,
+        opponent,
+        wins,
+        draws,
+        losses,
+        wdl_estimate(wins, draws, losses),
+        abnormal,
+        pairs,
+        late,
+        slowest,
+    )
 
 
-def standings(header: Header, games: list[GameLine],
-              runs: tuple[Header, ...] = ()) -> Standings:
+def standings(header: Header, games: list[GameLine], runs: tuple[Header, ...] = ()) -> Standings:
     """Every table of the run from its header and its game lines (of ``runs``, when the
     header and games are several runs' combined)."""
     games = unique(games)
     names = [name for name, _ in header.participants]
     rows = [_tally(name, None, [g for g in games if name in g.names]) for name in names]
-    rows.sort(key=lambda row: (-row.points / row.games if row.games else 0.0, names.index(
-        row.name)))
+    rows.sort(
+        key=lambda row: (-row.points / row.games if row.games else 0.0, names.index(row.name))
+    )
     pairs = []
     for i, first in enumerate(names):
-        for second in names[i + 1:]:
+        for second in names[i + 1 :]:
             mine = [g for g in games if set(g.names) == {first, second}]
             if mine:
                 pairs.append(_tally(first, second, mine))
@@ -146,8 +157,11 @@ def format_text(table: Standings) -> str:
             f" {row.abnormal:>8} {row.late:>5} {_seconds(row.slowest):>7}"
         )
     if table.pairs:
-        lines += ["", f"{'pair':<40} {'games':>5} {'W-D-L':>11} {'score':>6}  {'Elo ± 95 %':>16}"
-                  f" {'LOS':>6}  pairs LL/LD/½/WD/WW"]
+        lines += [
+            "",
+            f"{'pair':<40} {'games':>5} {'W-D-L':>11} {'score':>6}  {'Elo ± 95 %':>16}"
+            f" {'LOS':>6}  pairs LL/LD/½/WD/WW",
+        ]
         for pair in table.pairs:
             label = f"{pair.name} vs {pair.opponent}"
             wdl = f"{pair.wins}-{pair.draws}-{pair.losses}"
@@ -164,8 +178,9 @@ def format_text(table: Standings) -> str:
             loser = game.loser()
             who = f"{loser.name} loses" if loser else "no winner"
             where = game.logs or game.transcript or "no files kept"
-            lines.append(f"  {game.key} on {game.map}: {who} by {game.termination}:"
-                         f" {game.reason} [{where}]")
+            lines.append(
+                f"  {game.key} on {game.map}: {who} by {game.termination}: {game.reason} [{where}]"
+            )
     return "\n".join(lines)
 
 
@@ -200,17 +215,32 @@ def to_json(table: Standings) -> dict[str, Any]:
     return {
         "played": table.played,
         "scheduled": table.header.games,
-        "runs": [{"seed": run.seed, "games": run.games, "command": run.command}
-                 for run in table.runs or (table.header,)],
+        "runs": [
+            {"seed": run.seed, "games": run.games, "command": run.command}
+            for run in table.runs or (table.header,)
+        ],
         "participants": [_row(row) for row in table.participants],
         "pairs": [_row(pair) for pair in table.pairs],
-        "sprt": None if table.sprt is None or table.llr is None else {
-            **attrs.asdict(table.sprt), "llr": round(table.llr, 4),
-            "lower": round(table.sprt.lower, 4), "upper": round(table.sprt.upper, 4),
-            "decision": table.sprt.decision(table.llr)},
-        "abnormal": [{"key": g.key, "map": g.map, "termination": g.termination,
-                      "reason": g.reason, "logs": g.logs, "transcript": g.transcript}
-                     for g in table.abnormal],
+        "sprt": None
+        if table.sprt is None or table.llr is None
+        else {
+            **attrs.asdict(table.sprt),
+            "llr": round(table.llr, 4),
+            "lower": round(table.sprt.lower, 4),
+            "upper": round(table.sprt.upper, 4),
+            "decision": table.sprt.decision(table.llr),
+        },
+        "abnormal": [
+            {
+                "key": g.key,
+                "map": g.map,
+                "termination": g.termination,
+                "reason": g.reason,
+                "logs": g.logs,
+                "transcript": g.transcript,
+            }
+            for g in table.abnormal
+        ],
     }
 
 

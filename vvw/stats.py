@@ -107,8 +107,10 @@ def _mle(scores: Sequence[float], probs: Sequence[float], target: float) -> list
     high = -1.0 / (min(scores) - target)
 
     def slope(theta: float) -> float:
-        return sum(p * (a - target) / (1.0 + theta * (a - target))
-                   for a, p in zip(scores, probs, strict=True))
+        return sum(
+            p * (a - target) / (1.0 + theta * (a - target))
+            for a, p in zip(scores, probs, strict=True)
+        )
 
     for _ in range(200):  # slope falls from +inf at ``low`` to -inf at ``high``
         middle = (low + high) / 2.0
@@ -157,8 +159,9 @@ class Sprt:
         probs = [n / total for n in regular]
         p0 = _mle(scores, probs, score_of_elo(self.elo0))
         p1 = _mle(scores, probs, score_of_elo(self.elo1))
-        return total * sum(p * (math.log(b) - math.log(a))
-                           for p, a, b in zip(probs, p0, p1, strict=True))
+        return total * sum(
+            p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1, strict=True)
+        )
 
     def decision(self, llr: float) -> str | None:
         """``"H1"`` (accept: an improvement), ``"H0"`` (reject), or ``None`` (go on)."""
@@ -170,12 +173,16 @@ class Sprt:
 
     def describe(self, llr: float) -> str:
         """``SPRT (elo0 0, elo1 5, α 0.05, β 0.05): LLR 1.23 in [-2.94, 2.94]: go on``."""
-        verdict = {"H1": "H1 accepted: an improvement of at least elo1",
-                   "H0": "H0 accepted: not an improvement of elo1",
-                   None: "not decided yet"}[self.decision(llr)]
-        return (f"SPRT (elo0 {self.elo0:g}, elo1 {self.elo1:g}, alpha {self.alpha:g}, "
-                f"beta {self.beta:g}): LLR {llr:.2f} ({llr / self.upper:.0%} of the way), "
-                f"bounds [{self.lower:.2f}, {self.upper:.2f}]: {verdict}")
+        verdict = {
+            "H1": "H1 accepted: an improvement of at least elo1",
+            "H0": "H0 accepted: not an improvement of elo1",
+            None: "not decided yet",
+        }[self.decision(llr)]
+        return (
+            f"SPRT (elo0 {self.elo0:g}, elo1 {self.elo1:g}, alpha {self.alpha:g}, "
+            f"beta {self.beta:g}): LLR {llr:.2f} ({llr / self.upper:.0%} of the way), "
+            f"bounds [{self.lower:.2f}, {self.upper:.2f}]: {verdict}"
+        )
 
 
 def parse_sprt(text: str) -> Sprt:

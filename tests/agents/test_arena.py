@@ -174,7 +174,10 @@ def test_a_misbehaving_bot_loses_with_the_reason(
 def test_a_late_reply_skips_the_turn_as_on_the_server() -> None:
     # The vampires overrun every turn: each turn is skipped, the late plies never played.
     record = play_game(
-        Stub(overrun, "slow"), Stub(first_group_step), TWO_GROUPS, move_time=0.02,
+        Stub(overrun, "slow"),
+        Stub(first_group_step),
+        TWO_GROUPS,
+        move_time=0.02,
         rules=Rules(max_plies=4),
     )
     assert (record.termination, record.winner, record.plies) == (Termination.PLY_LIMIT, None, 4)

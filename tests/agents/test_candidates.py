@@ -1,6 +1,5 @@
 """Candidate plies: always legal, never empty while the side to move has creatures."""
 
-
 import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st

@@ -165,4 +165,3 @@ def test_option_values_given_as_text_are_converted_or_refused() -> None:
             make_agent("alphabeta", depth=value)
     with pytest.raises(ValueError, match="option seed of bot 'greedy' must be int"):
         make_agent("greedy", seed="x")
-

@@ -288,8 +288,7 @@ BAD_FILES = {
         with_line(f'  <{"H" * 5000} X="2" Y="2" Count="1"/>'),
         5,
         f"<{'H' * 40}… (4960 more characters)>",
-        "unknown element (expected <Humans>, <Vampires> or <Werewolves>; names are"
-        " case-sensitive)",
+        "unknown element (expected <Humans>, <Vampires> or <Werewolves>; names are case-sensitive)",
     ),
     "nested element": (
         with_line('  <Humans X="2" Y="2" Count="1"><Humans X="3" Y="2" Count="1"/></Humans>'),

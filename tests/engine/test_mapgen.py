@@ -66,8 +66,13 @@ def test_the_largest_number_of_homes_fills_every_mirrored_pair(width: int, heigh
         (5, 5, -1, "homes must be 0 or more, got -1"),
         (1, 1, 0, r"a 1 × 1 grid has room for 0 mirrored homes besides the starts, not 0"),
         (2, 2, 2, r"a 2 × 2 grid has room for 1 mirrored homes besides the starts, not 2"),
-        (30, 30, 127, r"at most 126 homes: the protocol's MAP message counts the non-empty"
-         r" cells in one byte, and 127 homes make 256"),
+        (
+            30,
+            30,
+            127,
+            r"at most 126 homes: the protocol's MAP message counts the non-empty"
+            r" cells in one byte, and 127 homes make 256",
+        ),
     ],
 )
 def test_impossible_sizes_are_refused(width: int, height: int, homes: int, message: str) -> None:

@@ -16,8 +16,14 @@ async def start_server(nursery, results: list, tmp_path, **options) -> int:
     """Start ``serve`` on MAP on a free loopback port (20 plies, seed 1); the port."""
     options.setdefault("settings", Settings(seed=1, rules=Rules(max_plies=20)))
     return await nursery.start(
-        lambda task_status: serve(MAP, port=0, transcript_dir=tmp_path, on_result=results.append,
-                                  task_status=task_status, **options)
+        lambda task_status: serve(
+            MAP,
+            port=0,
+            transcript_dir=tmp_path,
+            on_result=results.append,
+            task_status=task_status,
+            **options,
+        )
     )
 
 

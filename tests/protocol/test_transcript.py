@@ -70,9 +70,19 @@ def test_what_the_writer_writes_the_reader_reads_back(tmp_path):
 def test_an_unversioned_transcript_of_before_reads_as_version_0(tmp_path):
     path = tmp_path / "old.jsonl"
     path.write_text(
-        json.dumps({"type": "header", "t": 0, "map": "m.xml", "seed": 1, "settings": {}}) + "\n"
-        + json.dumps({"type": "ply", "t": 1, "side": "vampires", "ply_number": 1,
-                      "moves": [[0, 0, 1, 1, 1]], "board": [[1, 1, 2, 1]], "battles": []})
+        json.dumps({"type": "header", "t": 0, "map": "m.xml", "seed": 1, "settings": {}})
+        + "\n"
+        + json.dumps(
+            {
+                "type": "ply",
+                "t": 1,
+                "side": "vampires",
+                "ply_number": 1,
+                "moves": [[0, 0, 1, 1, 1]],
+                "board": [[1, 1, 2, 1]],
+                "battles": [],
+            }
+        )
         + "\n"
     )
     header, ply = read_transcript(path)
@@ -92,10 +102,14 @@ NOT_TRANSCRIPTS = {
     "gzip": (gzip.compress(b'{"type": "header"}\n'), "is gzip-compressed: gunzip it first"),
     "list": (b"[1, 2, 3]", "line 1 is a JSON list, not a transcript record"),
     "xml": (b'<?xml version="1.0"?>\n<map/>\n', "line 1 is not JSON (an XML file, such as a map?)"),
-    "xml with a BOM": (b'\xef\xbb\xbf<?xml version="1.0"?>\r\n<Map/>\r\n',
-                       "line 1 is not JSON (an XML file, such as a map?)"),
-    "results": (b'{"game": 1, "winner": "alphabeta"}\n',
-                "line 1 is not a transcript header (a results file?)"),
+    "xml with a BOM": (
+        b'\xef\xbb\xbf<?xml version="1.0"?>\r\n<Map/>\r\n',
+        "line 1 is not JSON (an XML file, such as a map?)",
+    ),
+    "results": (
+        b'{"game": 1, "winner": "alphabeta"}\n',
+        "line 1 is not a transcript header (a results file?)",
+    ),
     "empty": (b"", "is empty, not a transcript"),
     "binary": (b"\x00\x01\x02", "is a binary file, not a transcript"),
     "bad hex": (
@@ -105,19 +119,25 @@ NOT_TRANSCRIPTS = {
     ),
     "bad side": (
         b'{"type": "header", "t": 0}\n{"type": "skip", "t": 1, "side": "elves", "ply_number": 2}\n',
-        "line 2 (skip): field 'side' must be \"vampires\" or \"werewolves\", got \"elves\"",
+        'line 2 (skip): field \'side\' must be "vampires" or "werewolves", got "elves"',
     ),
     "bad moves": (
         b'{"type": "header", "t": 0}\n'
         b'{"type": "ply", "t": 1, "side": 2, "ply_number": 1, "moves": [[1, 2]]}\n',
         "line 2 (ply): field 'moves' must be a list of lists of 5 integers, got [[1, 2]]",
     ),
-    "unknown type": (b'{"type": "header", "t": 0}\n{"type": "chat", "t": 1}\n',
-                     'line 2: unknown record type "chat"'),
-    "newer": (b'{"type": "header", "t": 0, "format": "vvw-transcript", "version": 99}\n',
-              "line 1 (header): transcript format version 99 is newer than this vvw reads"),
-    "second header": (b'{"type": "header", "t": 0}\n{"type": "header", "t": 0}\n',
-                      'line 2: unknown record type "header"'),
+    "unknown type": (
+        b'{"type": "header", "t": 0}\n{"type": "chat", "t": 1}\n',
+        'line 2: unknown record type "chat"',
+    ),
+    "newer": (
+        b'{"type": "header", "t": 0, "format": "vvw-transcript", "version": 99}\n',
+        "line 1 (header): transcript format version 99 is newer than this vvw reads",
+    ),
+    "second header": (
+        b'{"type": "header", "t": 0}\n{"type": "header", "t": 0}\n',
+        'line 2: unknown record type "header"',
+    ),
 }
 
 

@@ -50,7 +50,9 @@ def test_the_course_game_is_judged_as_our_referee_would(tmp_path):
     frames = [r for r in records if isinstance(r, Frame)]
     assert frames[0].command == "NME" and frames[0].side is Kind.VAMPIRES
     assert b"".join(f.raw for f in frames if f.direction == "out") == (
-        GREETING_VAMPIRES + MAP_BYTES + b"".join(bytes.fromhex(u) for u in UPD_VAMPIRES)
+        GREETING_VAMPIRES
+        + MAP_BYTES
+        + b"".join(bytes.fromhex(u) for u in UPD_VAMPIRES)
         + encode(End())
     )
 

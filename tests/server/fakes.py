@@ -27,10 +27,17 @@ class FakeBot:
     """Sends NME, keeps a board from MAP/UPD (a :class:`ClientSession`), answers each UPD
     with ``policy``."""
 
-    def __init__(self, stream: trio.abc.Stream, name: bytes, policy: Policy,
-                 chunk: int | None = None, delay: float = 0.0, after_end: bytes = b"",
-                 close_after: int | None = None, chaser: tuple[float, bytes] | None = None,
-                 ) -> None:
+    def __init__(
+        self,
+        stream: trio.abc.Stream,
+        name: bytes,
+        policy: Policy,
+        chunk: int | None = None,
+        delay: float = 0.0,
+        after_end: bytes = b"",
+        close_after: int | None = None,
+        chaser: tuple[float, bytes] | None = None,
+    ) -> None:
         self.stream, self.name, self.policy = stream, name, policy
         self.chunk = chunk
         self.delay = delay
@@ -49,7 +56,7 @@ class FakeBot:
     async def send(self, data: bytes) -> None:
         step = self.chunk or len(data) or 1
         for i in range(0, len(data), step):
-            await self.stream.send_all(data[i:i + step])
+            await self.stream.send_all(data[i : i + step])
 
     async def run(self) -> None:
         decoder = Decoder(FROM_SERVER)

@@ -57,8 +57,12 @@ async def test_a_forged_name_is_printed_escaped_and_kept_exactly(tmp_path, caplo
 
 def test_a_winners_forged_name_and_a_many_line_detail_make_one_summary_line():
     result = GameResult(
-        Kind.WEREWOLVES, Termination.CRASH, "vampires-bot exited with code 3: Traceback\nboom", 4,
-        PlayerRecord(Kind.VAMPIRES, "a", 0), PlayerRecord(Kind.WEREWOLVES, FORGER.decode(), 9),
+        Kind.WEREWOLVES,
+        Termination.CRASH,
+        "vampires-bot exited with code 3: Traceback\nboom",
+        4,
+        PlayerRecord(Kind.VAMPIRES, "a", 0),
+        PlayerRecord(Kind.WEREWOLVES, FORGER.decode(), 9),
     )
     assert result.summary() == (
         f"werewolves ({SHOWN}) win by crash after 4 plies:"

@@ -43,7 +43,7 @@ async def test_empty_name_is_admitted_and_never_blocks(autojump_clock):
 
 async def test_name_split_over_many_writes_is_admitted():
     data = b"NME\x05alice"
-    why, player, _at = await _admit(*(data[i:i + 1] for i in range(len(data))))
+    why, player, _at = await _admit(*(data[i : i + 1] for i in range(len(data))))
     assert (why, player.name) == (None, "alice")
 
 
@@ -109,5 +109,6 @@ async def test_greeting_is_set_hum_hme_in_one_write_then_map(species):
     x, y, _ = MAP.start(species == Kind.VAMPIRES)
     greeting = encode(Set(5, 6)) + encode(Hum(((2, 2), (4, 4)))) + encode(Hme(x, y))
     assert received.startswith(greeting)
-    assert Decoder(FROM_SERVER).feed(received[len(greeting):]) == [
-        Map(((2, 2, 1, 0, 0), (2, 3, 0, 0, 3), (4, 4, 1, 0, 0), (5, 4, 0, 3, 0)))]
+    assert Decoder(FROM_SERVER).feed(received[len(greeting) :]) == [
+        Map(((2, 2, 1, 0, 0), (2, 3, 0, 0, 3), (4, 4, 1, 0, 0), (5, 4, 0, 3, 0)))
+    ]

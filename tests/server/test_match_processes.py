@@ -14,8 +14,19 @@ def test_match_plays_real_bot_processes_and_writes_results(
     monkeypatch.chdir(tmp_path)
     results = tmp_path / "results.json"
     code = main(
-        ["match", "--map", str(THETRAP), "random --seed 1", "random --seed 2",
-         "--games", "2", "--seed", "7", "--json", str(results)]
+        [
+            "match",
+            "--map",
+            str(THETRAP),
+            "random --seed 1",
+            "random --seed 2",
+            "--games",
+            "2",
+            "--seed",
+            "7",
+            "--json",
+            str(results),
+        ]
     )
     out = capsys.readouterr().out
     assert code == 0

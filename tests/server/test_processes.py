@@ -88,7 +88,10 @@ async def test_stall_past_connect_timeout_names_the_map(tmp_path):
     settings = Settings(seed=1, connect_time=1.0)
     result, _ = await _match(tmp_path, bot("play"), bot("silent"), settings)
     assert (result.winner, result.termination, result.plies) == (
-        Kind.VAMPIRES, Termination.STALL, 0)
+        Kind.VAMPIRES,
+        Termination.STALL,
+        0,
+    )
     assert "did not connect and send NME within 1 s (map testmap)" in result.detail
     assert (result.vampires.name, result.werewolves.name) == ("first", "second")
 
@@ -130,14 +133,20 @@ async def test_real_bot_processes_every_upd_is_the_engines(tmp_path):
     logs = tmp_path / "logs"
     with trio.fail_after(30):
         players = (Participant("a", bot("play")), Participant("b", bot("play")))
-        played = await play_one(MAP, SETTINGS, players, logs, transcript_dir=tmp_path / "t",
-                                keep_transcript=True)
+        played = await play_one(
+            MAP, SETTINGS, players, logs, transcript_dir=tmp_path / "t", keep_transcript=True
+        )
         result = played.result
     (transcript,) = (tmp_path / "t").glob("*.jsonl")
     lines = read_transcript(transcript)
-    sent = {side.name.lower(): [Decoder(FROM_SERVER).feed(f.raw)[0] for f in lines
-                                if isinstance(f, Frame) and f.side == side and f.command == "UPD"]
-            for side in (Kind.VAMPIRES, Kind.WEREWOLVES)}
+    sent = {
+        side.name.lower(): [
+            Decoder(FROM_SERVER).feed(f.raw)[0]
+            for f in lines
+            if isinstance(f, Frame) and f.side == side and f.command == "UPD"
+        ]
+        for side in (Kind.VAMPIRES, Kind.WEREWOLVES)
+    }
     plies = [list(line.moves) for line in lines if isinstance(line, Ply)]
     state, rng = MAP.initial_state(), random.Random(result.seed)
     last = {Kind.VAMPIRES: [], Kind.WEREWOLVES: []}
@@ -147,13 +156,16 @@ async def test_real_bot_processes_every_upd_is_the_engines(tmp_path):
         state = apply_ply(state, moves, rng, check=False).state
         last[mover] = ply_cells(moves)
         side = state.to_move.name.lower()
-        expected[side].append(Upd(update_cells(state, (last[Kind.VAMPIRES],
-                                                       last[Kind.WEREWOLVES]))))
+        expected[side].append(
+            Upd(update_cells(state, (last[Kind.VAMPIRES], last[Kind.WEREWOLVES])))
+        )
     expected[state.to_move.name.lower()].pop()  # the game is over: no UPD after the last ply
     assert len(plies) == result.plies > 0
     assert sent == expected
     assert (state.total(Kind.VAMPIRES), state.total(Kind.WEREWOLVES)) == (
-        result.vampires.creatures, result.werewolves.creatures)
+        result.vampires.creatures,
+        result.werewolves.creatures,
+    )
 
 
 async def test_a_child_that_left_the_session_does_not_outlive_the_match(tmp_path):
@@ -167,7 +179,10 @@ async def test_a_crash_is_a_crash_while_a_child_still_holds_the_socket(tmp_path)
     pid_file = tmp_path / "child"
     result, _ = await _match(tmp_path, bot("orphan", str(pid_file)), bot("play"))
     assert (result.winner, result.termination, result.plies) == (
-        Kind.WEREWOLVES, Termination.CRASH, 0)
+        Kind.WEREWOLVES,
+        Termination.CRASH,
+        0,
+    )
     assert "exited with code 3" in result.detail
     assert _gone(int(pid_file.read_text()))  # the child that held the socket is ended too
 

@@ -37,19 +37,30 @@ def shuffle_back(state, turn: int) -> bytes:
     return mov((5, 4, 3, 5, 3)) if turn % 2 == 0 else mov((5, 3, 3, 5, 4))
 
 
-async def _game(vamp_policy, wolf_policy, settings=None, game_map=MAP, transcript=None,
-                vamp_options=None, wolf_options=None):
+async def _game(
+    vamp_policy,
+    wolf_policy,
+    settings=None,
+    game_map=MAP,
+    transcript=None,
+    vamp_options=None,
+    wolf_options=None,
+):
     settings = settings or Settings(seed=1)
     a_server, a_bot = trio.testing.memory_stream_pair()
     b_server, b_bot = trio.testing.memory_stream_pair()
-    bots = [FakeBot(a_bot, b"vamp", vamp_policy, **(vamp_options or {})),
-            FakeBot(b_bot, b"wolf", wolf_policy, **(wolf_options or {}))]
+    bots = [
+        FakeBot(a_bot, b"vamp", vamp_policy, **(vamp_options or {})),
+        FakeBot(b_bot, b"wolf", wolf_policy, **(wolf_options or {})),
+    ]
     recorder = FrameRecorder()
     async with trio.open_nursery() as nursery:
         for bot in bots:
             nursery.start_soon(bot.run)
-        async with (connected(a_server, "a", recorder) as vp,
-                    connected(b_server, "b", recorder) as wp):
+        async with (
+            connected(a_server, "a", recorder) as vp,
+            connected(b_server, "b", recorder) as wp,
+        ):
             assert await admit(vp, 5) is None
             assert await admit(wp, 5) is None
             vp.species, wp.species = V, W
@@ -62,8 +73,15 @@ async def _game(vamp_policy, wolf_policy, settings=None, game_map=MAP, transcrip
 
 def _core(result):
     """The result without the think times (which depend on the machine)."""
-    return (result.winner, result.termination, result.detail, result.plies,
-            result.vampires.creatures, result.werewolves.creatures, result.seed)
+    return (
+        result.winner,
+        result.termination,
+        result.detail,
+        result.plies,
+        result.vampires.creatures,
+        result.werewolves.creatures,
+        result.seed,
+    )
 
 
 def _said_goodbye(*bots: FakeBot) -> None:
@@ -101,16 +119,18 @@ class Recording:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 async def test_every_upd_matches_the_engine_replay(seed):
     plies: list[bytes] = []
-    result, bots = await _game(Recording(random_policy(seed), plies),
-                               Recording(random_policy(seed + 10), plies),
-                               Settings(seed=seed))
+    result, bots = await _game(
+        Recording(random_policy(seed), plies),
+        Recording(random_policy(seed + 10), plies),
+        Settings(seed=seed),
+    )
     # Replay what the bots sent, in order, with the same seed.
     state, rng = MAP.initial_state(), random.Random(seed)
     last: dict[Kind, list] = {V: [], W: []}
     expected: dict[Kind, list[Upd]] = {V: [Upd(())], W: []}
     boards: dict[Kind, list] = {V: [state.cells], W: []}
     for data in plies:
-        moves = [Move(*data[4 + 5 * i:9 + 5 * i]) for i in range(data[3])]
+        moves = [Move(*data[4 + 5 * i : 9 + 5 * i]) for i in range(data[3])]
         mover = state.to_move
         state = apply_ply(state, moves, rng, check=False).state
         last[mover] = ply_cells(moves)
@@ -131,8 +151,9 @@ async def test_every_upd_matches_the_engine_replay(seed):
 
 async def test_byte_by_byte_sends_play_normally():
     plain, _ = await _game(random_policy(1), random_policy(2))
-    split, bots = await _game(random_policy(1), random_policy(2),
-                              vamp_options={"chunk": 1}, wolf_options={"chunk": 3})
+    split, bots = await _game(
+        random_policy(1), random_policy(2), vamp_options={"chunk": 1}, wolf_options={"chunk": 3}
+    )
     assert _core(split) == _core(plain)
     _said_goodbye(*bots)
 
@@ -205,8 +226,13 @@ async def test_garbage_mid_game_is_a_protocol_error():
 
 async def test_garbage_out_of_turn_is_a_protocol_error_at_its_next_turn(autojump_clock):
     # The werewolves send garbage 1 s after their first reply, while the vampires think.
-    result, bots = await _game(shuffle_back, shuffle, Settings(seed=1, move_time=100),
-                               vamp_options={"delay": 2.0}, wolf_options={"chaser": (1.0, b"XYZ")})
+    result, bots = await _game(
+        shuffle_back,
+        shuffle,
+        Settings(seed=1, move_time=100),
+        vamp_options={"delay": 2.0},
+        wolf_options={"chaser": (1.0, b"XYZ")},
+    )
     assert (result.winner, result.termination, result.plies) == (V, Termination.PROTOCOL_ERROR, 3)
     assert result.detail.startswith("wolf (b): unknown command")
     assert trio.current_time() < 100  # not mistaken for a silent bot
@@ -269,8 +295,9 @@ async def test_disconnect_mid_game_loses():
 async def test_disconnect_while_the_other_thinks_is_seen_on_its_turn(autojump_clock):
     # The werewolves hang up right after their first reply: the server notices at their
     # next turn, and says why (not a failed UPD, not a move-time-out).
-    result, bots = await _game(shuffle_back, shuffle, Settings(seed=1, move_time=100),
-                               wolf_options={"close_after": 0})
+    result, bots = await _game(
+        shuffle_back, shuffle, Settings(seed=1, move_time=100), wolf_options={"close_after": 0}
+    )
     assert (result.winner, result.termination, result.plies) == (V, Termination.DISCONNECT, 3)
     assert result.detail == "wolf (b): the bot closed its connection"
     assert trio.current_time() < 100
@@ -282,8 +309,9 @@ async def test_stall_skips_turns_and_a_late_mov_is_not_applied(autojump_clock):
     # applied on their next turn (else they would lose by rule 1).
     settings = Settings(seed=1, move_time=2.0, rules=Rules(max_plies=6))
     late = scripted({0: b"MOV\x00"}, shuffle_back)
-    result, bots = await _game(late, shuffle, settings, vamp_options={"delay": 2.5},
-                               wolf_options={"delay": 1.0})
+    result, bots = await _game(
+        late, shuffle, settings, vamp_options={"delay": 2.5}, wolf_options={"delay": 1.0}
+    )
     assert (result.winner, result.termination, result.plies) == (None, Termination.PLY_LIMIT, 6)
     assert (result.vampires.skipped_turns, result.werewolves.skipped_turns) == (3, 0)
     _said_goodbye(*bots)
@@ -301,17 +329,23 @@ async def test_stall_forfeits_when_set(autojump_clock):
 async def test_stray_nme_mid_game_and_nme_after_end_are_ignored():
     nme_then_move = b"NME\x03abc" + mov((5, 4, 3, 5, 3))
     settings = Settings(seed=1, rules=Rules(max_plies=4))
-    result, bots = await _game(scripted({0: nme_then_move}, shuffle_back), shuffle, settings,
-                               vamp_options={"after_end": b"NME\x03abc"},
-                               wolf_options={"after_end": b"\xff garbage after the end"})
+    result, bots = await _game(
+        scripted({0: nme_then_move}, shuffle_back),
+        shuffle,
+        settings,
+        vamp_options={"after_end": b"NME\x03abc"},
+        wolf_options={"after_end": b"\xff garbage after the end"},
+    )
     assert (result.winner, result.termination, result.plies) == (None, Termination.PLY_LIMIT, 4)
     _said_goodbye(*bots)
 
 
 async def test_ply_limit_winner_by_count():
     # The vampires eat the human at (4,4) (1 ≤ 3: a sure win), then shuffle.
-    eat = scripted({0: mov((5, 4, 3, 4, 4)), 1: mov((4, 4, 4, 5, 4))},
-                   lambda s, t: mov((5, 4, 4, 4, 4)) if t % 2 == 0 else mov((4, 4, 4, 5, 4)))
+    eat = scripted(
+        {0: mov((5, 4, 3, 4, 4)), 1: mov((4, 4, 4, 5, 4))},
+        lambda s, t: mov((5, 4, 4, 4, 4)) if t % 2 == 0 else mov((4, 4, 4, 5, 4)),
+    )
     result, bots = await _game(eat, shuffle, Settings(seed=1, rules=Rules(max_plies=4)))
     assert (result.winner, result.termination, result.plies) == (V, Termination.PLY_LIMIT, 4)
     assert (result.vampires.creatures, result.werewolves.creatures) == (4, 3)
@@ -329,8 +363,9 @@ async def test_ply_limit_draw():
 async def test_game_time_limit(autojump_clock):
     # Each reply takes 1 s of the mocked clock; the limit is checked after the werewolves.
     settings = Settings(seed=1, game_time=5.0)
-    result, bots = await _game(shuffle_back, shuffle, settings, vamp_options={"delay": 1.0},
-                               wolf_options={"delay": 1.0})
+    result, bots = await _game(
+        shuffle_back, shuffle, settings, vamp_options={"delay": 1.0}, wolf_options={"delay": 1.0}
+    )
     assert (result.winner, result.termination, result.plies) == (None, Termination.TIME_LIMIT, 6)
     assert result.detail == "5 s passed"
     _said_goodbye(*bots)
@@ -368,6 +403,10 @@ async def test_transcript_holds_every_frame_each_ply_and_the_result(tmp_path):
     *_, last_ply, final, end_v, end_w, bye_v, bye_w = lines
     assert isinstance(last_ply, Ply) and isinstance(final, Result)
     assert [(f.side, f.command) for f in (end_v, end_w, bye_v, bye_w)] == [  # type: ignore[union-attr]
-        (V, "END"), (W, "END"), (V, "BYE"), (W, "BYE")]
+        (V, "END"),
+        (W, "END"),
+        (V, "BYE"),
+        (W, "BYE"),
+    ]
     assert (final.termination, final.plies, final.winner) == ("ply limit", 3, None)
     assert result.plies == 3

@@ -31,7 +31,10 @@ def test_a_transcript_never_replaces_another(tmp_path):
     for transcript in (first, second, third):
         transcript.close()
     assert [t.path.name for t in (first, second, third)] == [
-        "game.jsonl", "game-2.jsonl", "game-3.jsonl"]
+        "game.jsonl",
+        "game-2.jsonl",
+        "game-3.jsonl",
+    ]
     assert "first" in (tmp_path / "game.jsonl").read_text()
     elsewhere = Transcript(tmp_path / "other" / "game.jsonl")
     assert elsewhere.keep_in(tmp_path).name == "game-4.jsonl"

@@ -51,7 +51,10 @@ async def test_lobby_misfits_refusal_and_two_games_with_reconnecting_bots(tmp_pa
             bots.append(await fake_bot(nursery, port, b"vamp", 4))
     first, second = results
     assert (first.winner, first.termination, first.plies) == (
-        Kind.WEREWOLVES, Termination.ILLEGAL_PLY, 0)
+        Kind.WEREWOLVES,
+        Termination.ILLEGAL_PLY,
+        0,
+    )
     assert (first.vampires.name, first.werewolves.name) == ("vamp", "wolf")
     assert wolf.received[-2:] == [End(), Bye()]
     assert second.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
@@ -62,8 +65,11 @@ async def test_lobby_misfits_refusal_and_two_games_with_reconnecting_bots(tmp_pa
     (kept,) = tmp_path.glob("*.jsonl")
     assert "game001-vamp-wolf" in kept.name
     lines = read_transcript(kept)
-    frames = [(f.side.name.lower(), f.direction, f.command) for f in lines
-              if isinstance(f, Frame) and f.side is not None]
+    frames = [
+        (f.side.name.lower(), f.direction, f.command)
+        for f in lines
+        if isinstance(f, Frame) and f.side is not None
+    ]
     assert frames[:2] == [("vampires", "in", "NME"), ("vampires", "out", "SET")]
     assert ("werewolves", "in", "NME") in frames and ("vampires", "in", "MOV") in frames
     result = lines[-5]
@@ -75,8 +81,9 @@ async def _normal_game(folder, keep: bool):
     seats = Seats()
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await start_server(nursery, results, folder, keep_all_transcripts=keep,
-                                on_seated=seats)
+            port = await start_server(
+                nursery, results, folder, keep_all_transcripts=keep, on_seated=seats
+            )
             await fake_bot(nursery, port, b"a", 1)
             await seats.events[0].wait()
             await fake_bot(nursery, port, b"b", 2)

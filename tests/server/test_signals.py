@@ -23,8 +23,11 @@ WAIT = 20.0
 
 def _vvw(*args: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "vvw", *args], cwd=ROOT,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "vvw", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -61,8 +64,17 @@ class Client:
 def test_serve_stopped_by_a_signal_aborts_the_game_says_goodbye_and_writes_it_down(
     tmp_path, signum, players, code, line
 ):
-    server = _vvw("serve", "--map", TESTMAP, "--port", "0", "--move-time", "1000",
-                  "--transcript", str(tmp_path))
+    server = _vvw(
+        "serve",
+        "--map",
+        TESTMAP,
+        "--port",
+        "0",
+        "--move-time",
+        "1000",
+        "--transcript",
+        str(tmp_path),
+    )
     try:
         assert server.stderr is not None and server.stdout is not None
         serving = server.stderr.readline()
@@ -111,10 +123,24 @@ def _wait_for(path: Path) -> str:
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_match_stopped_by_a_signal_aborts_the_game_and_ends_the_bots(tmp_path, signum, code):
     record = tmp_path / "stall.txt"
-    bots = [f"{sys.executable} {BOT} play {{host}} {{port}}",
-            f"{sys.executable} {BOT} stall {{host}} {{port}} {record}"]
-    match = _vvw("match", "--map", TESTMAP, *bots, "--move-time", "1000", "--games", "3",
-                 "--transcript", str(tmp_path / "t"), "--json", str(tmp_path / "results.json"))
+    bots = [
+        f"{sys.executable} {BOT} play {{host}} {{port}}",
+        f"{sys.executable} {BOT} stall {{host}} {{port}} {record}",
+    ]
+    match = _vvw(
+        "match",
+        "--map",
+        TESTMAP,
+        *bots,
+        "--move-time",
+        "1000",
+        "--games",
+        "3",
+        "--transcript",
+        str(tmp_path / "t"),
+        "--json",
+        str(tmp_path / "results.json"),
+    )
     try:
         pid = int(_wait_for(record).split()[0])  # the stalling bot got its first UPD
         match.send_signal(signum)

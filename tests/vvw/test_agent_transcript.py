@@ -21,13 +21,30 @@ async def test_each_game_of_an_agent_leaves_a_transcript_of_its_own_side(tmp_pat
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(
-                partial(serve, MAP, settings, port=0, games=2,
-                        transcript_dir=tmp_path / "server", keep_all_transcripts=True)
+                partial(
+                    serve,
+                    MAP,
+                    settings,
+                    port=0,
+                    games=2,
+                    transcript_dir=tmp_path / "server",
+                    keep_all_transcripts=True,
+                )
             )
-            nursery.start_soon(partial(play, RandomAgent(seed=1), "127.0.0.1", port,
-                                       name="mine", games=2, transcript_dir=tmp_path / "mine"))
-            nursery.start_soon(partial(play, RandomAgent(seed=2), "127.0.0.1", port,
-                                       name="theirs", games=2))
+            nursery.start_soon(
+                partial(
+                    play,
+                    RandomAgent(seed=1),
+                    "127.0.0.1",
+                    port,
+                    name="mine",
+                    games=2,
+                    transcript_dir=tmp_path / "mine",
+                )
+            )
+            nursery.start_soon(
+                partial(play, RandomAgent(seed=2), "127.0.0.1", port, name="theirs", games=2)
+            )
     mine = sorted((tmp_path / "mine").glob("*.jsonl"))
     assert [path.name.rsplit("-", 1)[-1] for path in mine] == ["game1.jsonl", "game2.jsonl"]
     servers = sorted((tmp_path / "server").glob("*.jsonl"))
@@ -40,8 +57,10 @@ async def test_each_game_of_an_agent_leaves_a_transcript_of_its_own_side(tmp_pat
         assert plies and all(p.violation is None and p.think is not None for p in plies)
         for direction in ("in", "out"):
             ours = [r.raw for r in records if isinstance(r, Frame) and r.direction == direction]
-            theirs = [r.raw for r in read_transcript(server)
-                      if isinstance(r, Frame) and r.side == player.side
-                      and r.direction == direction]
+            theirs = [
+                r.raw
+                for r in read_transcript(server)
+                if isinstance(r, Frame) and r.side == player.side and r.direction == direction
+            ]
             # After its last game's END the bot stops reading: the BYE may go unseen.
             assert b"".join(theirs) in (b"".join(ours), b"".join(ours) + b"BYE")

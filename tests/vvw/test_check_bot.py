@@ -24,8 +24,8 @@ def _broken(mode: str) -> str:
 
 
 @pytest.mark.parametrize(
-    "name", [pytest.param(name, marks=() if name in QUICK_BOTS else pytest.mark.slow)
-             for name in BOTS]
+    "name",
+    [pytest.param(name, marks=() if name in QUICK_BOTS else pytest.mark.slow) for name in BOTS],
 )
 def test_every_built_in_bot_passes_every_step(capsys, name):
     status, out = _check(capsys, name)
@@ -50,16 +50,35 @@ def _failed_step(out: str) -> tuple[int, list[str]]:
     [
         ("silent", "1", 1, "expected: NME within 1 s of connecting", "nothing in 1 s"),
         ("garbage", "1", 1, "expected: NME within 1 s", "bytes that are no message"),
-        ("late", "3", 3, "expected: a MOV within 0.3 s of `UPD 0`",
-         "no MOV in 0.3 s: `MOV 1:"),
-        ("illegal", "4", 4, "expected: a legal ply for the vampires",
-         "rule 3 (the source cell holds fewer creatures than the move sends)"),
-        ("linger", "5", 5, "expected: the bot exits within 2 s of END, BYE",
-         "still running after 2 s"),
-        ("spinclose", "9", 9, "expected: the bot exits within 2 s of the server closing",
-         "still running after 2 s"),
-        ("crash", "3", 3, "expected: a MOV within 0.3 s",
-         "the bot closed its connection (the bot exited with code 3)"),
+        ("late", "3", 3, "expected: a MOV within 0.3 s of `UPD 0`", "no MOV in 0.3 s: `MOV 1:"),
+        (
+            "illegal",
+            "4",
+            4,
+            "expected: a legal ply for the vampires",
+            "rule 3 (the source cell holds fewer creatures than the move sends)",
+        ),
+        (
+            "linger",
+            "5",
+            5,
+            "expected: the bot exits within 2 s of END, BYE",
+            "still running after 2 s",
+        ),
+        (
+            "spinclose",
+            "9",
+            9,
+            "expected: the bot exits within 2 s of the server closing",
+            "still running after 2 s",
+        ),
+        (
+            "crash",
+            "3",
+            3,
+            "expected: a MOV within 0.3 s",
+            "the bot closed its connection (the bot exited with code 3)",
+        ),
     ],
 )
 def test_a_broken_bot_fails_at_the_right_step_with_the_right_message(

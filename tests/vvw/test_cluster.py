@@ -29,17 +29,38 @@ def bot(mode: str, *extra: str) -> str:
 
 
 def vvw(*words: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "vvw", *words], cwd=cwd, env=ENV,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "vvw", *words],
+        cwd=cwd,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def comparable(path: Path) -> list[tuple]:
     """What decides a game, without times, paths and machines: equal for equal plays."""
     _, games = read_results(path)
     return sorted(
-        (g.key, g.vampires.name, g.werewolves.name, g.vampires.seed, g.werewolves.seed,
-         g.map, g.battle_seed, g.winner, g.termination, g.reason, g.plies,
-         g.vampires.creatures, g.werewolves.creatures, g.retries) for g in games)
+        (
+            g.key,
+            g.vampires.name,
+            g.werewolves.name,
+            g.vampires.seed,
+            g.werewolves.seed,
+            g.map,
+            g.battle_seed,
+            g.winner,
+            g.termination,
+            g.reason,
+            g.plies,
+            g.vampires.creatures,
+            g.werewolves.creatures,
+            g.retries,
+        )
+        for g in games
+    )
 
 
 def _parent_of(pid: int) -> int:
@@ -57,11 +78,11 @@ def _wait_for(path: Path, run: subprocess.Popen, within: float = 90) -> None:
 def test_a_local_cluster_of_two_workers_plays_the_same_games_as_concurrency_two(tmp_path):
     players = ["random", "greedy", "name=c", "random"]
     here, there = tmp_path / "here.jsonl", tmp_path / "there.jsonl"
-    local = vvw("tournament", *players, *FAST, "--concurrency", "2", "--results", str(here),
-                cwd=tmp_path)
+    local = vvw(
+        "tournament", *players, *FAST, "--concurrency", "2", "--results", str(here), cwd=tmp_path
+    )
     assert local.returncode == 0, local.stderr
-    cluster = vvw("tournament", *players, *FAST, *LOCAL_TWO, "--results", str(there),
-                  cwd=tmp_path)
+    cluster = vvw("tournament", *players, *FAST, *LOCAL_TWO, "--results", str(there), cwd=tmp_path)
     assert cluster.returncode == 0, cluster.stderr
     assert "Traceback" not in cluster.stderr
     assert "cluster local: 2 games at once" in cluster.stdout
@@ -81,12 +102,29 @@ def _start_stalling_run(tmp_path: Path, move_time: str) -> tuple[subprocess.Pope
     until the staller writes its pid file: the run, that file and the results file."""
     stalled = tmp_path / "stalled.pid"
     results = tmp_path / "r.jsonl"
-    command = [sys.executable, "-m", "vvw", "tournament", "name=a", bot("play"),
-               "name=b", bot("play"), "name=s", bot("stall", str(stalled)), *FAST,
-               "--move-time", move_time, "--on-timeout", "forfeit", *LOCAL_TWO,
-               "--results", str(results)]
-    run = subprocess.Popen(command, cwd=tmp_path, env=ENV, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
+    command = [
+        sys.executable,
+        "-m",
+        "vvw",
+        "tournament",
+        "name=a",
+        bot("play"),
+        "name=b",
+        bot("play"),
+        "name=s",
+        bot("stall", str(stalled)),
+        *FAST,
+        "--move-time",
+        move_time,
+        "--on-timeout",
+        "forfeit",
+        *LOCAL_TWO,
+        "--results",
+        str(results),
+    ]
+    run = subprocess.Popen(
+        command, cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     _wait_for(stalled, run)
     return run, stalled, results
 
@@ -126,12 +164,18 @@ def test_ctrl_c_on_a_cluster_run_keeps_the_finished_games_and_resume_plays_the_r
     assert 1 <= len(kept) <= 2 and {g.key for g in kept} <= {"r1:m0:a:b:1", "r1:m0:a:b:2"}
     assert processes_mentioning(str(tmp_path)) == []
     stalled.unlink()
-    resumed = subprocess.run([*command[:-2], "--move-time", "0.5", *command[-2:], "--resume"],
-                             cwd=tmp_path, env=ENV, capture_output=True, text=True,
-                             timeout=120)
+    resumed = subprocess.run(
+        [*command[:-2], "--move-time", "0.5", *command[-2:], "--resume"],
+        cwd=tmp_path,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert resumed.returncode == 2 and "settings differ" in resumed.stderr
-    resumed = subprocess.run([*command, "--resume"], cwd=tmp_path, env=ENV,
-                             capture_output=True, text=True, timeout=120)
+    resumed = subprocess.run(
+        [*command, "--resume"], cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=120
+    )
     assert resumed.returncode == 0, resumed.stderr
     assert f"6 games, {6 - len(kept)} to play" in resumed.stdout
     header, games = read_results(results)
@@ -143,12 +187,23 @@ def test_cluster_options_that_cannot_work_are_one_line(tmp_path):
     workers = vvw("tournament", "random", "greedy", *FAST, "--workers", "2", cwd=tmp_path)
     assert workers.returncode == 2
     assert workers.stderr.strip() == (
-        "vvw tournament: --workers is for --cluster local (a cluster's size is its own)")
-    ship = vvw("tournament", "random", "greedy", *FAST, "--cluster", "local", "--ship",
-               "nowhere", cwd=tmp_path)
+        "vvw tournament: --workers is for --cluster local (a cluster's size is its own)"
+    )
+    ship = vvw(
+        "tournament",
+        "random",
+        "greedy",
+        *FAST,
+        "--cluster",
+        "local",
+        "--ship",
+        "nowhere",
+        cwd=tmp_path,
+    )
     assert ship.returncode == 2 and "nowhere is not one" in ship.stderr
-    view = vvw("tournament", "random", "greedy", *FAST, "--cluster", "local", "--view",
-               cwd=tmp_path)
+    view = vvw(
+        "tournament", "random", "greedy", *FAST, "--cluster", "local", "--view", cwd=tmp_path
+    )
     assert view.returncode == 2 and "not with --cluster" in view.stderr
 
 
@@ -158,9 +213,20 @@ def test_a_shipped_bot_runs_from_its_folder_and_its_crash_is_its_loss_not_a_retr
     elsewhere.mkdir()
     shutil.copy(BOT, shipped / "mine.py")
     results = tmp_path / "r.jsonl"
-    run = vvw("tournament", "name=good", f"{sys.executable} mine.py play {{host}} {{port}}",
-              "name=bad", f"{sys.executable} mine.py crash {{host}} {{port}}", *FAST,
-              *LOCAL_TWO, "--ship", str(shipped), "--results", str(results), cwd=elsewhere)
+    run = vvw(
+        "tournament",
+        "name=good",
+        f"{sys.executable} mine.py play {{host}} {{port}}",
+        "name=bad",
+        f"{sys.executable} mine.py crash {{host}} {{port}}",
+        *FAST,
+        *LOCAL_TWO,
+        "--ship",
+        str(shipped),
+        "--results",
+        str(results),
+        cwd=elsewhere,
+    )
     assert run.returncode == 0, run.stderr
     assert "lost its worker" not in run.stderr
     _, games = read_results(results)

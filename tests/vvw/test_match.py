@@ -26,19 +26,32 @@ def bot(mode: str) -> str:
 
 def test_participants_are_named_by_bot_and_told_apart():
     players = parse_participants(
-        ["greedy", "greedy", "alphabeta --depth 4", "name=mine", "cmd=python3 x/bot.py {port}",
-         "python3 -u other.py"]
+        [
+            "greedy",
+            "greedy",
+            "alphabeta --depth 4",
+            "name=mine",
+            "cmd=python3 x/bot.py {port}",
+            "python3 -u other.py",
+        ]
     )
     assert [p.name for p in players] == [
-        "greedy#1", "greedy#2", "alphabeta --depth 4", "mine", "other.py"]
+        "greedy#1",
+        "greedy#2",
+        "alphabeta --depth 4",
+        "mine",
+        "other.py",
+    ]
     assert players[3] == Participant("mine", "python3 x/bot.py {port}")
 
 
 @pytest.mark.parametrize(
     ("words", "says"),
-    [(["name=a", "greedy", "name=a", "random"], "two participants are named 'a'"),
-     (["greedy", "name=x"], "name=x is not followed by a bot"),
-     ([""], "empty bot command")],
+    [
+        (["name=a", "greedy", "name=a", "random"], "two participants are named 'a'"),
+        (["greedy", "name=x"], "name=x is not followed by a bot"),
+        ([""], "empty bot command"),
+    ],
 )
 def test_bad_participants_say_why(words, says):
     with pytest.raises(ValueError, match=says):
@@ -49,15 +62,27 @@ def test_built_in_bots_get_their_seed_and_name_and_commands_their_seed():
     argv = Participant("deep", "alphabeta --depth 4").argv("127.0.0.1", 5, seed=9)
     assert argv[-8:] == ["127.0.0.1", "5", "--seed", "9", "--name", "deep", "--depth", "4"]
     assert Participant("x", "./bot --seed {seed}").argv("h", 5, seed=9) == [
-        "./bot", "--seed", "9", "h", "5"]
+        "./bot",
+        "--seed",
+        "9",
+        "h",
+        "5",
+    ]
 
 
 def test_maps_by_file_glob_bundled_name_and_seed():
-    labels = [c.label for c in resolve_maps(
-        ["thetrap", str(ROOT / "maps" / "test*.xml"), "gen:3", "gen:4:10x8:2"])]
+    labels = [
+        c.label
+        for c in resolve_maps(
+            ["thetrap", str(ROOT / "maps" / "test*.xml"), "gen:3", "gen:4:10x8:2"]
+        )
+    ]
     assert labels[0] == "thetrap" and labels[-2:] == ["gen:3:20x15:6", "gen:4:10x8:2"]
     assert [Path(label).name for label in labels[1:-2]] == [
-        "testmap-5x9.xml", "testmap.xml", "testmap2.xml"]
+        "testmap-5x9.xml",
+        "testmap.xml",
+        "testmap2.xml",
+    ]
     assert resolve_maps(["gen:4:10x8:2"])[0].game_map == resolve_maps(["gen:4:10x8:2"])[0].game_map
     with pytest.raises(ValueError, match="no map 'nowhere'"):
         resolve_maps(["nowhere"])
@@ -71,8 +96,9 @@ def test_a_shell_glob_before_the_bots_leaves_the_bots():
 async def _one(tmp_path: Path, first: str):
     players = (Participant("bad", first), Participant("good", bot("play")))
     with trio.fail_after(20):
-        return await play_one(resolve_maps(["testmap"])[0].game_map, Settings(seed=1), players,
-                              tmp_path / "game")
+        return await play_one(
+            resolve_maps(["testmap"])[0].game_map, Settings(seed=1), players, tmp_path / "game"
+        )
 
 
 async def test_garbage_before_nme_loses_at_once_with_what_was_sent(tmp_path):
@@ -86,18 +112,38 @@ async def test_garbage_before_nme_loses_at_once_with_what_was_sent(tmp_path):
 async def test_a_bot_exiting_before_nme_is_a_crash_and_its_prints_are_kept(tmp_path):
     played = await _one(tmp_path, bot("exit"))
     assert played.result.termination is Termination.CRASH
-    assert re.search(r"exited with code 4 before its NME, [0-9.]+ s after it started:"
-                     r" cannot start: no model file", played.result.detail)
+    assert re.search(
+        r"exited with code 4 before its NME, [0-9.]+ s after it started:"
+        r" cannot start: no model file",
+        played.result.detail,
+    )
     out = tmp_path / "game" / "vampires-bad.out"
     assert played.outputs[played.result.vampires.species] == [
-        out, tmp_path / "game" / "vampires-bad.err"]
+        out,
+        tmp_path / "game" / "vampires-bad.err",
+    ]
     assert out.read_text() == "my debugging print\n"
 
 
 def test_match_tallies_per_bot_and_writes_json_after_each_game(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    code = main(["match", "--map", "thetrap", "random --seed 1", "greedy", "--games", "2",
-                 "--seed", "3", "--ply-limit", "20", "--json", "r.json"])
+    code = main(
+        [
+            "match",
+            "--map",
+            "thetrap",
+            "random --seed 1",
+            "greedy",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--ply-limit",
+            "20",
+            "--json",
+            "r.json",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     assert "game 1 on thetrap: " in out and "game 2 on thetrap: " in out
@@ -107,17 +153,21 @@ def test_match_tallies_per_bot_and_writes_json_after_each_game(tmp_path, capsys,
         if game["winner"] is not None:
             wins[game[game["winner"]]["name"]] += 1
     draws = 2 - sum(wins.values())
-    assert (f"2 games: random --seed 1 {wins['random --seed 1']} win" in out
-            and f"greedy {wins['greedy']} win" in out and f"{draws} draw" in out)
+    assert (
+        f"2 games: random --seed 1 {wins['random --seed 1']} win" in out
+        and f"greedy {wins['greedy']} win" in out
+        and f"{draws} draw" in out
+    )
     assert not (tmp_path / "runs").exists()  # built-in bots printed nothing: no empty folders
 
 
 def test_match_refuses_an_existing_or_unwritable_results_file_before_playing(tmp_path, capsys):
     existing = tmp_path / "r.json"
     existing.write_text("mine")
-    for target, says in ((existing, "exists (use --force"), (tmp_path / "no" / "r.json",
-                                                             "does not exist")):
-        assert main(["match", "--map", "thetrap", "random", "random", "--json",
-                     str(target)]) == 2
+    for target, says in (
+        (existing, "exists (use --force"),
+        (tmp_path / "no" / "r.json", "does not exist"),
+    ):
+        assert main(["match", "--map", "thetrap", "random", "random", "--json", str(target)]) == 2
         assert says in capsys.readouterr().err
     assert existing.read_text() == "mine"

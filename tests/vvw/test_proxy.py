@@ -32,15 +32,25 @@ async def _game_through_proxy(tmp_path: Path, modes: tuple[str, str]):
         finished.set()
 
     async def server(task_status=trio.TASK_STATUS_IGNORED) -> None:
-        await serve(MAP, SETTINGS, port=0, transcript_dir=tmp_path / "server",
-                    keep_all_transcripts=True, on_result=on_result,
-                    on_seated=lambda *_: seated.set(), task_status=task_status)
+        await serve(
+            MAP,
+            SETTINGS,
+            port=0,
+            transcript_dir=tmp_path / "server",
+            keep_all_transcripts=True,
+            on_result=on_result,
+            on_seated=lambda *_: seated.set(),
+            task_status=task_status,
+        )
 
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             server_port = await nursery.start(server)
             proxy_port = await nursery.start(
-                run_proxy, ("127.0.0.1", 0), ("127.0.0.1", server_port), Trace(out),
+                run_proxy,
+                ("127.0.0.1", 0),
+                ("127.0.0.1", server_port),
+                Trace(out),
                 tmp_path / "proxy",
             )
             async with trio.open_nursery() as bots:

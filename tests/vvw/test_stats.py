@@ -19,8 +19,10 @@ def test_elo_interval_and_los_of_wins_draws_losses():
 
 @pytest.mark.parametrize(
     ("ll", "ld", "wl", "dd", "wd", "ww", "elo", "error", "los"),
-    [(34, 54, 31, 32, 64, 75, 55.58, 27.65, 1.0),  # fastchess "EloPentanomial 1"
-     (332, 433, 457, 41, 333, 334, -8.64, 10.33, 0.0505)],  # "EloPentanomial 2"
+    [
+        (34, 54, 31, 32, 64, 75, 55.58, 27.65, 1.0),  # fastchess "EloPentanomial 1"
+        (332, 433, 457, 41, 333, 334, -8.64, 10.33, 0.0505),
+    ],  # "EloPentanomial 2"
 )
 def test_elo_of_pairs_of_games(ll, ld, wl, dd, wd, ww, elo, error, los):
     estimate = elo_estimate((ll, ld, wl + dd, wd, ww), PAIR_SCORES)
@@ -31,8 +33,10 @@ def test_elo_of_pairs_of_games(ll, ld, wl, dd, wd, ww, elo, error, los):
 
 @pytest.mark.parametrize(
     ("wins", "losses", "draws", "elo0", "elo1", "llr"),
-    [(21404, 21184, 40708, 0.5, 2.5, -1.57),  # fastchess "logistic trinomial 1"
-     (57433, 57030, 106593, 0.0, 2.0, -2.59)],  # "logistic trinomial 2"
+    [
+        (21404, 21184, 40708, 0.5, 2.5, -1.57),  # fastchess "logistic trinomial 1"
+        (57433, 57030, 106593, 0.0, 2.0, -2.59),
+    ],  # "logistic trinomial 2"
 )
 def test_sprt_llr_of_wins_draws_losses(wins, losses, draws, elo0, elo1, llr):
     sprt = Sprt(elo0, elo1, 0.05, 0.05)
@@ -41,8 +45,10 @@ def test_sprt_llr_of_wins_draws_losses(wins, losses, draws, elo0, elo1, llr):
 
 @pytest.mark.parametrize(
     ("ll", "ld", "wl", "dd", "wd", "ww", "elo0", "elo1", "llr"),
-    [(223, 9863, 20279, 1000, 10037, 246, 0.5, 2.5, -3.07),  # "logistic pentanomial 1"
-     (871, 26175, 55003, 980, 26678, 821, 0.0, 2.0, -4.98)],  # "logistic pentanomial 2"
+    [
+        (223, 9863, 20279, 1000, 10037, 246, 0.5, 2.5, -3.07),  # "logistic pentanomial 1"
+        (871, 26175, 55003, 980, 26678, 821, 0.0, 2.0, -4.98),
+    ],  # "logistic pentanomial 2"
 )
 def test_sprt_llr_of_pairs(ll, ld, wl, dd, wd, ww, elo0, elo1, llr):
     sprt = Sprt(elo0, elo1, 0.05, 0.05)
@@ -52,7 +58,9 @@ def test_sprt_llr_of_pairs(ll, ld, wl, dd, wd, ww, elo0, elo1, llr):
 def test_sprt_bounds_and_decisions():
     sprt = parse_sprt("elo0=0,elo1=10,alpha=0.05,beta=0.1")
     assert (sprt.lower, sprt.upper) == (
-        pytest.approx(math.log(0.1 / 0.95)), pytest.approx(math.log(0.9 / 0.05)))
+        pytest.approx(math.log(0.1 / 0.95)),
+        pytest.approx(math.log(0.9 / 0.05)),
+    )
     assert sprt.decision(3.0) == "H1" and sprt.decision(-2.26) == "H0"
     assert sprt.decision(0.0) is None
     assert sprt.llr((0, 0, 0)) == 0.0

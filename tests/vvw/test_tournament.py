@@ -30,9 +30,22 @@ def comparable(path: Path) -> list[tuple]:
     """What decides a game, without times and paths: equal for equal plays."""
     _, games = read_results(path)
     return sorted(
-        (g.key, g.vampires.name, g.werewolves.name, g.vampires.seed, g.werewolves.seed,
-         g.map, g.battle_seed, g.winner, g.termination, g.plies,
-         g.vampires.creatures, g.werewolves.creatures) for g in games)
+        (
+            g.key,
+            g.vampires.name,
+            g.werewolves.name,
+            g.vampires.seed,
+            g.werewolves.seed,
+            g.map,
+            g.battle_seed,
+            g.winner,
+            g.termination,
+            g.plies,
+            g.vampires.creatures,
+            g.werewolves.creatures,
+        )
+        for g in games
+    )
 
 
 def test_schedule_pairs_games_with_sides_swapped_on_the_same_map_and_seed():
@@ -47,16 +60,33 @@ def test_schedule_pairs_games_with_sides_swapped_on_the_same_map_and_seed():
         assert (first.vampires, first.werewolves) == (second.werewolves, second.vampires)
     assert games == schedule(players, "round-robin", maps, 2, seed=3)  # reproducible
     assert [g.battle_seed for g in games] != [
-        g.battle_seed for g in schedule(players, "round-robin", maps, 2, seed=4)]
+        g.battle_seed for g in schedule(players, "round-robin", maps, 2, seed=4)
+    ]
     gauntlet = schedule(players, "gauntlet", maps[:1], 1, seed=3)
     assert {(g.vampires.name, g.werewolves.name) for g in gauntlet} == {
-        ("random", "greedy"), ("greedy", "random"), ("random", "c"), ("c", "random")}
+        ("random", "greedy"),
+        ("greedy", "random"),
+        ("random", "c"),
+        ("c", "random"),
+    }
 
 
 def test_a_crashing_bot_loses_its_games_and_the_run_goes_on(tmp_path, capsys):
     results = tmp_path / "r.jsonl"
-    code = main(["tournament", "name=good", bot("play"), "name=bad", bot("crash"),
-                 "name=also", bot("play"), *FAST, "--results", str(results)])
+    code = main(
+        [
+            "tournament",
+            "name=good",
+            bot("play"),
+            "name=bad",
+            bot("crash"),
+            "name=also",
+            bot("play"),
+            *FAST,
+            "--results",
+            str(results),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     header, games = read_results(results)
@@ -73,8 +103,25 @@ def test_a_crashing_bot_loses_its_games_and_the_run_goes_on(tmp_path, capsys):
 
 def test_report_recomputes_the_tables_from_the_file_alone(tmp_path, capsys):
     results = tmp_path / "r.jsonl"
-    assert main(["tournament", "name=one", bot("play"), "name=two", bot("play"), *FAST,
-                 "--rounds", "2", "--results", str(results), "--sprt", "elo0=0,elo1=50"]) == 0
+    assert (
+        main(
+            [
+                "tournament",
+                "name=one",
+                bot("play"),
+                "name=two",
+                bot("play"),
+                *FAST,
+                "--rounds",
+                "2",
+                "--results",
+                str(results),
+                "--sprt",
+                "elo0=0,elo1=50",
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert main(["tournament", "report", str(results)]) == 0
     again = capsys.readouterr().out
@@ -98,8 +145,16 @@ def test_report_of_a_file_that_is_not_results_is_one_line(tmp_path, capsys):
 
 def test_an_existing_results_file_needs_resume_and_the_same_plan(tmp_path, capsys):
     results = tmp_path / "r.jsonl"
-    base = ["tournament", "name=one", bot("play"), "name=two", bot("play"), *FAST,
-            "--results", str(results)]
+    base = [
+        "tournament",
+        "name=one",
+        bot("play"),
+        "name=two",
+        bot("play"),
+        *FAST,
+        "--results",
+        str(results),
+    ]
     assert main(base) == 0
     assert main(base) == 2
     assert "add --resume" in capsys.readouterr().err
@@ -114,25 +169,63 @@ def test_concurrency_two_plays_the_same_games_as_one(tmp_path):
     files = []
     for concurrency in ("1", "2"):
         results = tmp_path / f"c{concurrency}.jsonl"
-        assert main(["tournament", *players, *FAST, "--concurrency", concurrency,
-                     "--results", str(results)]) == 0
+        assert (
+            main(
+                [
+                    "tournament",
+                    *players,
+                    *FAST,
+                    "--concurrency",
+                    concurrency,
+                    "--results",
+                    str(results),
+                ]
+            )
+            == 0
+        )
         files.append(comparable(results))
     assert files[0] == files[1] and len(files[0]) == 6
 
 
-@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129),
-                                               (signal.SIGINT, 130)])
+@pytest.mark.parametrize(
+    ("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)]
+)
 def test_a_signal_mid_run_ends_every_bot_keeps_every_game_and_resume_plays_the_rest(
     tmp_path, signum, code
 ):
     stalled = tmp_path / "stalled.pid"
     results = tmp_path / "r.jsonl"
-    command = [sys.executable, "-m", "vvw", "tournament", "name=a", bot("play"),
-               "name=b", bot("play"), "name=s", bot("stall", str(stalled)),
-               "--maps", "testmap", "--ply-limit", "8", "--seed", "5", "--move-time", "0.5",
-               "--on-timeout", "forfeit", "--results", str(results)]
-    run = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    command = [
+        sys.executable,
+        "-m",
+        "vvw",
+        "tournament",
+        "name=a",
+        bot("play"),
+        "name=b",
+        bot("play"),
+        "name=s",
+        bot("stall", str(stalled)),
+        "--maps",
+        "testmap",
+        "--ply-limit",
+        "8",
+        "--seed",
+        "5",
+        "--move-time",
+        "0.5",
+        "--on-timeout",
+        "forfeit",
+        "--results",
+        str(results),
+    ]
+    run = subprocess.Popen(
+        command,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     deadline = time.monotonic() + 60
     while not stalled.exists():  # a separate process: nothing to wait on but its file
         assert time.monotonic() < deadline and run.poll() is None
@@ -145,8 +238,13 @@ def test_a_signal_mid_run_ends_every_bot_keeps_every_game_and_resume_plays_the_r
     _, kept = read_results(results)
     assert [g.key for g in kept] == ["r1:m0:a:b:1", "r1:m0:a:b:2"]
     assert "2 of 6 games played" in out.decode()
-    resumed = subprocess.run([*command, "--resume"], cwd=tmp_path, capture_output=True,
-                             timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    resumed = subprocess.run(
+        [*command, "--resume"],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert resumed.returncode == 0, resumed.stderr
     assert "6 games, 4 to play" in resumed.stdout.decode()
     header, games = read_results(results)
@@ -159,15 +257,30 @@ def test_progress_lines_print_names_as_they_are(capsys):
     from vvw.results import GameLine, Header, Side
     from vvw.standings import standings
 
-    game = GameLine(key="r1:m0:a:b:1", pair="r1:m0:a:b", round=1, map="thetrap",
-                    battle_seed=1, vampires=Side("[bold]a", "x"), werewolves=Side("b", "y"),
-                    winner=None, termination="ply limit")
-    header = Header(participants=[("[bold]a", "x"), ("b", "y")], format="round-robin",
-                    maps=["thetrap"], rounds=1, seed=1, games=2)
+    game = GameLine(
+        key="r1:m0:a:b:1",
+        pair="r1:m0:a:b",
+        round=1,
+        map="thetrap",
+        battle_seed=1,
+        vampires=Side("[bold]a", "x"),
+        werewolves=Side("b", "y"),
+        winner=None,
+        termination="ply limit",
+    )
+    header = Header(
+        participants=[("[bold]a", "x"), ("b", "y")],
+        format="round-robin",
+        maps=["thetrap"],
+        rounds=1,
+        seed=1,
+        games=2,
+    )
     with RunProgress(2, 0) as progress:
         progress.finished(game, standings(header, [game]))
     assert "[1/2] r1:m0:a:b:1 on thetrap: [bold]a vs b: draw by ply limit" in (
-        capsys.readouterr().out)
+        capsys.readouterr().out
+    )
 
 
 def test_the_standings_count_each_participants_late_turns_and_its_slowest_think():
@@ -175,18 +288,38 @@ def test_the_standings_count_each_participants_late_turns_and_its_slowest_think(
     from vvw.standings import format_text, standings, to_json
 
     def game(n: int, a: Side, b: Side) -> GameLine:
-        return GameLine(key=f"r1:m0:a:b:{n}", pair="r1:m0:a:b", round=1, map="thetrap",
-                        battle_seed=1, vampires=a, werewolves=b, winner="vampires",
-                        termination="elimination")
+        return GameLine(
+            key=f"r1:m0:a:b:{n}",
+            pair="r1:m0:a:b",
+            round=1,
+            map="thetrap",
+            battle_seed=1,
+            vampires=a,
+            werewolves=b,
+            winner="vampires",
+            termination="elimination",
+        )
 
     games = [
-        game(1, Side("a", "x", longest_think=0.31, skipped_turns=2),
-             Side("b", "y", longest_think=0.5)),
-        game(2, Side("b", "y", longest_think=0.75, skipped_turns=1),
-             Side("a", "x", longest_think=0.42, skipped_turns=3)),
+        game(
+            1,
+            Side("a", "x", longest_think=0.31, skipped_turns=2),
+            Side("b", "y", longest_think=0.5),
+        ),
+        game(
+            2,
+            Side("b", "y", longest_think=0.75, skipped_turns=1),
+            Side("a", "x", longest_think=0.42, skipped_turns=3),
+        ),
     ]
-    header = Header(participants=[("a", "x"), ("b", "y")], format="round-robin",
-                    maps=["thetrap"], rounds=1, seed=1, games=2)
+    header = Header(
+        participants=[("a", "x"), ("b", "y")],
+        format="round-robin",
+        maps=["thetrap"],
+        rounds=1,
+        seed=1,
+        games=2,
+    )
     table = standings(header, games)
     rows = {row["participant"]: row for row in to_json(table)["participants"]}
     assert (rows["a"]["late_turns"], rows["a"]["slowest_think"]) == (5, 0.42)
@@ -198,9 +331,26 @@ def test_report_of_several_runs_counts_their_games_together(tmp_path, capsys):
     files = []
     for seed in ("5", "6"):
         files.append(tmp_path / f"seed{seed}.jsonl")
-        assert main(["tournament", "name=one", bot("play"), "name=two", bot("play"),
-                     "--maps", "testmap", "--ply-limit", "8", "--seed", seed,
-                     "--results", str(files[-1])]) == 0
+        assert (
+            main(
+                [
+                    "tournament",
+                    "name=one",
+                    bot("play"),
+                    "name=two",
+                    bot("play"),
+                    "--maps",
+                    "testmap",
+                    "--ply-limit",
+                    "8",
+                    "--seed",
+                    seed,
+                    "--results",
+                    str(files[-1]),
+                ]
+            )
+            == 0
+        )
     capsys.readouterr()
     alone = []
     for path in files:
@@ -214,33 +364,51 @@ def test_report_of_several_runs_counts_their_games_together(tmp_path, capsys):
     assert pair["games"] == tables["played"] == tables["scheduled"] == 4
     assert [run["seed"] for run in tables["runs"]] == [5, 6]
     assert main(["tournament", "report", *map(str, files)]) == 0
-    assert capsys.readouterr().out.startswith("4 of 4 games played in 2 runs (round-robin,"
-                                              " 1 map, seeds 5, 6)")
+    assert capsys.readouterr().out.startswith(
+        "4 of 4 games played in 2 runs (round-robin, 1 map, seeds 5, 6)"
+    )
 
 
 def _run(path: Path, seed: int, move_time: float = 2.0, command: str = "x") -> Path:
     from vvw.results import GameLine, Header, ResultsWriter, Side
 
-    header = Header(participants=[("a", command), ("b", "y")], format="round-robin",
-                    maps=["thetrap"], rounds=1, seed=seed, games=2,
-                    settings={"move_time": move_time, "ply_limit": 200})
+    header = Header(
+        participants=[("a", command), ("b", "y")],
+        format="round-robin",
+        maps=["thetrap"],
+        rounds=1,
+        seed=seed,
+        games=2,
+        settings={"move_time": move_time, "ply_limit": 200},
+    )
     writer = ResultsWriter(path, header)
     commands = dict(header.participants)
     for number, (first, second) in enumerate([("a", "b"), ("b", "a")], 1):
-        writer.add(GameLine(key=f"r1:m0:a:b:{number}", pair="r1:m0:a:b", round=1,
-                            map="thetrap", battle_seed=seed,
-                            vampires=Side(first, commands[first]),
-                            werewolves=Side(second, commands[second]),
-                            winner="vampires", termination="elimination"))
+        writer.add(
+            GameLine(
+                key=f"r1:m0:a:b:{number}",
+                pair="r1:m0:a:b",
+                round=1,
+                map="thetrap",
+                battle_seed=seed,
+                vampires=Side(first, commands[first]),
+                werewolves=Side(second, commands[second]),
+                winner="vampires",
+                termination="elimination",
+            )
+        )
     writer.close()
     return path
 
 
-@pytest.mark.parametrize(("other", "says"), [
-    ({"seed": 1}, "hold the same plan (seed 1)"),
-    ({"seed": 2, "move_time": 0.5}, "different settings (move_time 2.0 and 0.5)"),
-    ({"seed": 2, "command": "z"}, "name two different bots 'a' ('x' and 'z')"),
-])
+@pytest.mark.parametrize(
+    ("other", "says"),
+    [
+        ({"seed": 1}, "hold the same plan (seed 1)"),
+        ({"seed": 2, "move_time": 0.5}, "different settings (move_time 2.0 and 0.5)"),
+        ({"seed": 2, "command": "z"}, "name two different bots 'a' ('x' and 'z')"),
+    ],
+)
 def test_report_refuses_runs_that_are_not_one_tournament(tmp_path, capsys, other, says):
     first = _run(tmp_path / "first.jsonl", seed=1)
     second = _run(tmp_path / "second.jsonl", **other)
@@ -256,7 +424,11 @@ def test_combined_runs_keep_their_games_apart_though_their_keys_repeat(tmp_path)
     paths = [_run(tmp_path / f"{seed}.jsonl", seed) for seed in (1, 2)]
     header, games = combine_runs([(path, *read_results(path)) for path in paths])
     assert (header.games, header.rounds, header.seed) == (4, 2, 1)
-    assert [g.key for g in games] == ["1/r1:m0:a:b:1", "1/r1:m0:a:b:2",
-                                      "2/r1:m0:a:b:1", "2/r1:m0:a:b:2"]
+    assert [g.key for g in games] == [
+        "1/r1:m0:a:b:1",
+        "1/r1:m0:a:b:2",
+        "2/r1:m0:a:b:1",
+        "2/r1:m0:a:b:2",
+    ]
     (pair,) = standings(header, games).pairs
     assert (pair.wins, pair.losses, pair.pairs) == (2, 2, (0, 0, 2, 0, 0))

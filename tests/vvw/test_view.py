@@ -30,18 +30,29 @@ def transcript(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("transcripts")
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(folder)  # the bots' output goes to runs/ here
-        code = main([
-            "match", "--map", str(MAPS / "thetrap.xml"), "greedy", "random", "--games", "1",
-            "--seed", "7", "--transcript", str(folder), "--keep-transcripts",
-        ])
+        code = main(
+            [
+                "match",
+                "--map",
+                str(MAPS / "thetrap.xml"),
+                "greedy",
+                "random",
+                "--games",
+                "1",
+                "--seed",
+                "7",
+                "--transcript",
+                str(folder),
+                "--keep-transcripts",
+            ]
+        )
     assert code == 0
     [path] = folder.glob("*.jsonl")
     return path
 
 
 def _embedded(html: str) -> dict:
-    found = re.search(r'<script id="vvw-config" type="application/json">(.*?)</script>', html,
-                      re.S)
+    found = re.search(r'<script id="vvw-config" type="application/json">(.*?)</script>', html, re.S)
     assert found is not None
     return json.loads(found.group(1))
 
@@ -167,8 +178,14 @@ async def test_serve_gives_the_live_view_each_game_s_lines_without_a_transcript_
     results = []
     async with trio.open_nursery() as nursery:
         port = await nursery.start(
-            lambda task_status: serve(game_map, settings, port=0, on_result=results.append,
-                                      on_game=hub.game_opener(), task_status=task_status)
+            lambda task_status: serve(
+                game_map,
+                settings,
+                port=0,
+                on_result=results.append,
+                on_game=hub.game_opener(),
+                task_status=task_status,
+            )
         )
         for name, seed in ((b"alice", 1), (b"bob", 2)):
             stream = await trio.open_tcp_stream("127.0.0.1", port)
@@ -220,14 +237,22 @@ async def test_the_proxy_shows_each_game_it_relays_in_the_live_view(tmp_path) ->
     async with trio.open_nursery() as nursery:
 
         async def one_game(task_status) -> None:
-            await serve(game_map, settings, port=0, task_status=task_status,
-                        on_seated=lambda *_: seated.set())
+            await serve(
+                game_map,
+                settings,
+                port=0,
+                task_status=task_status,
+                on_seated=lambda *_: seated.set(),
+            )
             nursery.cancel_scope.cancel()
 
         upstream = await nursery.start(one_game)
         relay = await nursery.start(
             partial(run_proxy, hub=hub),
-            ("127.0.0.1", 0), ("127.0.0.1", upstream), Trace(io.StringIO()), tmp_path,
+            ("127.0.0.1", 0),
+            ("127.0.0.1", upstream),
+            Trace(io.StringIO()),
+            tmp_path,
         )
         for name, seed, port in ((b"relayed", 1, relay), (b"direct", 2, upstream)):
             stream = await trio.open_tcp_stream("127.0.0.1", port)
@@ -252,7 +277,21 @@ def test_a_tournament_lists_its_games_in_the_live_view(tmp_path, monkeypatch) ->
 
     monkeypatch.setattr(LiveHub, "line_sink", spy)
     monkeypatch.chdir(tmp_path)
-    code = main(["tournament", "random", "greedy", "--maps", "testmap", "--seed", "2",
-                 "--results", str(tmp_path / "r.jsonl"), "--view", "--view-port", "0"])
+    code = main(
+        [
+            "tournament",
+            "random",
+            "greedy",
+            "--maps",
+            "testmap",
+            "--seed",
+            "2",
+            "--results",
+            str(tmp_path / "r.jsonl"),
+            "--view",
+            "--view-port",
+            "0",
+        ]
+    )
     assert code == 0
     assert opened == [("1", "game 1 (testmap)"), ("2", "game 2 (testmap)")]

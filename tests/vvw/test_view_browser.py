@@ -36,12 +36,13 @@ def browser() -> Iterator[object]:
     )
     executable = _chromium()
     if executable is None:
-        pytest.skip("no Chromium found: install Debian's chromium package (apt-get install "
-                    "chromium) or set VVW_CHROMIUM to a Chromium executable")
+        pytest.skip(
+            "no Chromium found: install Debian's chromium package (apt-get install "
+            "chromium) or set VVW_CHROMIUM to a Chromium executable"
+        )
     with sync_api.sync_playwright() as playwright:
         try:
-            launched = playwright.chromium.launch(executable_path=executable,
-                                                  args=["--no-sandbox"])
+            launched = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
         except Exception as error:  # a browser that cannot start here: say why, do not fail
             pytest.skip(f"Chromium at {executable} does not start: {error}")
         yield launched
@@ -54,10 +55,25 @@ def transcript(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("transcripts")
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(folder)
-        assert main([
-            "match", "--map", str(MAPS / "testmap2.xml"), "greedy", "random", "--games", "1",
-            "--seed", "5", "--transcript", str(folder), "--keep-transcripts",
-        ]) == 0
+        assert (
+            main(
+                [
+                    "match",
+                    "--map",
+                    str(MAPS / "testmap2.xml"),
+                    "greedy",
+                    "random",
+                    "--games",
+                    "1",
+                    "--seed",
+                    "5",
+                    "--transcript",
+                    str(folder),
+                    "--keep-transcripts",
+                ]
+            )
+            == 0
+        )
     [path] = folder.glob("*.jsonl")
     return path
 
@@ -147,9 +163,7 @@ class _LiveServer:
         self._thread.join(10)
 
 
-def test_the_live_view_shows_a_game_in_progress_and_follows_its_plies(
-    browser, transcript
-) -> None:
+def test_the_live_view_shows_a_game_in_progress_and_follows_its_plies(browser, transcript) -> None:
     lines = transcript.read_text(encoding="utf-8").splitlines()
     first_ply = next(i for i, line in enumerate(lines) if '"type": "ply"' in line)
     server = _LiveServer()

@@ -153,8 +153,12 @@ def _walk(state: GameState, rng: random.Random) -> tuple[Move, ...]:
     if groups:
         x, y, n = groups[0]
         targets = [
-            (x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-            if (dx or dy) and 0 <= x + dx < state.cols and 0 <= y + dy < state.rows
+            (x + dx, y + dy)
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+            if (dx or dy)
+            and 0 <= x + dx < state.cols
+            and 0 <= y + dy < state.rows
             and state.at(x + dx, y + dy)[1] == 0
         ]
         if targets:
@@ -236,8 +240,10 @@ class Game:
         if violation is not None:
             state = self.state
             if state.cols <= 20:
-                board_cells = [(pos % state.cols, pos // state.cols, Kind(kind), n)
-                               for pos, kind, n in state.cells]
+                board_cells = [
+                    (pos % state.cols, pos // state.cols, Kind(kind), n)
+                    for pos, kind, n in state.cells
+                ]
                 board = "\n".join(draw_board(state.rows, state.cols, board_cells, " " * 8))
             else:
                 board = "        " + describe(Map(map_cells(self.state)))
@@ -296,8 +302,11 @@ class Session:
                 nursery.cancel_scope.cancel()
         if stream is None:
             code = self.bot.process.returncode
-            got = (f"the bot exited with code {code} without connecting" if code is not None
-                   else f"no connection in {self.connect_time:g} s")
+            got = (
+                f"the bot exited with code {code} without connecting"
+                if code is not None
+                else f"no connection in {self.connect_time:g} s"
+            )
             raise StepFailed(f"a connection to 127.0.0.1:{port}", got)
         self.wire = Wire(stream)
 
@@ -562,7 +571,12 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="vvw-check-") as folder:
         log_dir = Path(args.logs) if args.logs else Path(folder)
         checker = Checker(
-            args.bot, args.move_time, args.steps, args.long_plies, log_dir, report,
+            args.bot,
+            args.move_time,
+            args.steps,
+            args.long_plies,
+            log_dir,
+            report,
             args.connect_time,
         )
         try:

@@ -101,9 +101,11 @@ class Renderer:
                     return []
                 return [f"{t} ply {record.ply_number} {_side(record.side)}: skipped"]
             case Note():
-                return [f"{t} !! {_side(record.side)}: {record.text}"] if self._wanted(
-                    record.side
-                ) else []
+                return (
+                    [f"{t} !! {_side(record.side)}: {record.text}"]
+                    if self._wanted(record.side)
+                    else []
+                )
             case Result():
                 winner = _side(record.winner) if record.winner is not None else "nobody"
                 return [
@@ -192,9 +194,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     show_parser.add_argument("file", help="a transcript (.jsonl)")
     show_parser.add_argument("--hex", action="store_true", help="also show each frame's bytes")
-    show_parser.add_argument(
-        "--boards", action="store_true", help="draw the board after each ply"
-    )
+    show_parser.add_argument("--boards", action="store_true", help="draw the board after each ply")
     show_parser.add_argument(
         "--follow",
         action="store_true",

@@ -148,8 +148,9 @@ def run(args: argparse.Namespace) -> int:
     for player in players:
         missing = player.program()
         if missing is not None:
-            print(f"vvw match: cannot start bot {player.name}: {missing} not found",
-                  file=sys.stderr)
+            print(
+                f"vvw match: cannot start bot {player.name}: {missing} not found", file=sys.stderr
+            )
             return 2
     if args.json is not None:
         why = writable_file(args.json, args.force)
@@ -174,17 +175,19 @@ def run(args: argparse.Namespace) -> int:
                 if args.json is not None:
                     write_json(args.json, played)
 
-            record(await play_one(
-                choice.game_map,
-                settings,
-                sides,
-                run_dir / f"game{number:03d}",
-                seeds=(derive(seed, "bot", number, 0), derive(seed, "bot", number, 1)),
-                transcript_dir=args.transcript,
-                keep_transcript=args.keep_transcripts,
-                number=number,
-                on_abort=record,  # Ctrl-C: the game ends as aborted, and is recorded
-            ))
+            record(
+                await play_one(
+                    choice.game_map,
+                    settings,
+                    sides,
+                    run_dir / f"game{number:03d}",
+                    seeds=(derive(seed, "bot", number, 0), derive(seed, "bot", number, 1)),
+                    transcript_dir=args.transcript,
+                    keep_transcript=args.keep_transcripts,
+                    number=number,
+                    on_abort=record,  # Ctrl-C: the game ends as aborted, and is recorded
+                )
+            )
 
     try:
         signum = trio.run(run_until_signal, main)
@@ -198,8 +201,7 @@ def run(args: argparse.Namespace) -> int:
         remove_if_empty(run_dir)
         remove_if_empty(run_dir.parent)
     if signum is not None:
-        print(f"vvw match: stopped by signal {signum} after {len(played)} games",
-              file=sys.stderr)
+        print(f"vvw match: stopped by signal {signum} after {len(played)} games", file=sys.stderr)
     print(tally((players[0], players[1]), played))
     lines = abnormal(played, run_dir)
     if lines:
@@ -217,8 +219,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "match",
         help="play two bots against each other",
-        epilog='example: vvw match --map thetrap greedy "python mybot.py {host} {port}"'
-        " --games 10",
+        epilog='example: vvw match --map thetrap greedy "python mybot.py {host} {port}" --games 10',
     )
     parser.add_argument(
         "bots",
@@ -227,8 +228,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="two bots: a built-in name with options ('alphabeta --depth 4'), a command"
         " ('./mybot {host} {port}'), each optionally after name=NAME",
     )
-    parser.add_argument("--json", type=Path, default=None, metavar="FILE",
-                        help="write all results here (rewritten after every game)")
+    parser.add_argument(
+        "--json",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="write all results here (rewritten after every game)",
+    )
     parser.add_argument("--force", action="store_true", help="overwrite an existing --json file")
     add_settings_arguments(parser, several_maps=True)
     parser.set_defaults(func=run)

@@ -320,7 +320,10 @@ def run(args: argparse.Namespace) -> int:
                 print(f"vvw proxy: live view on http://{args.host}:{view}/", flush=True)
             await nursery.start(
                 partial(run_proxy, hub=hub),
-                (args.host, args.listen), args.upstream, trace, written_to,
+                (args.host, args.listen),
+                args.upstream,
+                trace,
+                written_to,
             )
 
     try:
@@ -369,9 +372,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-transcript", action="store_true", help="write no transcript")
     parser.add_argument("--no-boards", action="store_true", help="do not draw boards")
     parser.add_argument("--hex", action="store_true", help="also print each message's bytes")
-    parser.add_argument(
-        "--quiet", action="store_true", help="only games, flags and connections"
-    )
+    parser.add_argument("--quiet", action="store_true", help="only games, flags and connections")
     parser.epilog = "example: vvw proxy --listen 5556 --upstream 192.168.1.10:5555"
     add_view_arguments(parser)
     parser.set_defaults(func=run)

@@ -106,8 +106,11 @@ def map_from(args: argparse.Namespace) -> GameMap | None:
 
 def tally(results: list[GameResult]) -> str:
     counts = collections.Counter(
-        r.termination.value if r.termination is Termination.ABORTED
-        else "draw" if r.winner is None else r.winner.name.lower()
+        r.termination.value
+        if r.termination is Termination.ABORTED
+        else "draw"
+        if r.winner is None
+        else r.winner.name.lower()
         for r in results
     )
     games = "1 game" if len(results) == 1 else f"{len(results)} games"

@@ -125,16 +125,20 @@ def run_tournament(args: argparse.Namespace) -> int:
     previous: Header | None = None
     if path.exists():
         if not args.resume:
-            return _fail(f"{path} exists: add --resume to play the games it lacks,"
-                         " or give another --results")
+            return _fail(
+                f"{path} exists: add --resume to play the games it lacks, or give another --results"
+            )
         try:
             previous, _ = read_results(path)
         except ResultsFileError as error:
             return _fail(str(error))
     elif not path.parent.is_dir():
         return _fail(f"folder {path.parent} does not exist")
-    seed = args.seed if args.seed is not None else (
-        previous.seed if previous is not None else fresh_seed())
+    seed = (
+        args.seed
+        if args.seed is not None
+        else (previous.seed if previous is not None else fresh_seed())
+    )
     settings = settings_from(args)
     todo = schedule(players, args.format, maps, args.rounds, seed)
     header = Header(
@@ -162,8 +166,7 @@ def run_tournament(args: argparse.Namespace) -> int:
             return code
 
         async def play_here(game: ScheduledGame, on_game: GameWatcher | None) -> GameLine:
-            return await play_scheduled(game, settings, games_dir, args.keep_transcripts,
-                                        on_game)
+            return await play_scheduled(game, settings, games_dir, args.keep_transcripts, on_game)
 
         return _play(args, header, todo, done, writer, sprt, args.concurrency, play_here)
     finally:
@@ -174,9 +177,16 @@ LOOPBACK_ONLY = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 """Ray's switch that, at ``0``, puts every process of a cluster on 127.0.0.1."""
 
 
-def _on_cluster(args: argparse.Namespace, header: Header, todo: list[ScheduledGame],
-                done: list[GameLine], writer: ResultsWriter, sprt: Sprt | None,
-                settings: Settings, games_dir: Path) -> int:
+def _on_cluster(
+    args: argparse.Namespace,
+    header: Header,
+    todo: list[ScheduledGame],
+    done: list[GameLine],
+    writer: ResultsWriter,
+    sprt: Sprt | None,
+    settings: Settings,
+    games_dir: Path,
+) -> int:
     """The run with each game a task on a Ray cluster (see :mod:`vvw.cluster`)."""
     if args.cluster == "local":
         # A cluster of this machine alone stays on the loopback interface: Ray reads this
@@ -191,10 +201,11 @@ def _on_cluster(args: argparse.Namespace, header: Header, todo: list[ScheduledGa
     options = cluster.ClusterOptions(args.cluster, args.cpus_per_game, args.workers, ship)
     try:
         with cluster.connected(options, cores()) as slots:
-            games = cluster.ClusterGames(options, slots, settings, games_dir,
-                                         args.keep_transcripts)
-            print(f"cluster {args.cluster}: {slots} games at once,"
-                  f" {args.cpus_per_game:g} CPUs each", flush=True)
+            games = cluster.ClusterGames(options, slots, settings, games_dir, args.keep_transcripts)
+            print(
+                f"cluster {args.cluster}: {slots} games at once, {args.cpus_per_game:g} CPUs each",
+                flush=True,
+            )
 
             async def play_there(game: ScheduledGame, _: GameWatcher | None) -> GameLine:
                 return await games.play(game)  # no --view: the game is on another machine
@@ -207,21 +218,32 @@ def _on_cluster(args: argparse.Namespace, header: Header, todo: list[ScheduledGa
         return _fail(str(failure))
 
 
-def _play(args: argparse.Namespace, header: Header, todo: list[ScheduledGame],
-          done: list[GameLine], writer: ResultsWriter, sprt: Sprt | None,
-          concurrency: int,
-          play_game: Callable[[ScheduledGame, GameWatcher | None], Awaitable[GameLine]]) -> int:
+def _play(
+    args: argparse.Namespace,
+    header: Header,
+    todo: list[ScheduledGame],
+    done: list[GameLine],
+    writer: ResultsWriter,
+    sprt: Sprt | None,
+    concurrency: int,
+    play_game: Callable[[ScheduledGame, GameWatcher | None], Awaitable[GameLine]],
+) -> int:
     path = writer.path
     games_dir = path.parent / f"{path.stem}-games"
     finished = {game.key for game in done}
     remaining = [game for game in todo if game.key not in finished]
-    print(f"{len(header.participants)} participants, {len(header.maps)} maps,"
-          f" rounds {header.rounds}: {len(todo)} games, {len(remaining)} to play;"
-          f" seed {header.seed}; results in {path}", flush=True)
+    print(
+        f"{len(header.participants)} participants, {len(header.maps)} maps,"
+        f" rounds {header.rounds}: {len(todo)} games, {len(remaining)} to play;"
+        f" seed {header.seed}; results in {path}",
+        flush=True,
+    )
     if args.cluster is None and args.concurrency > cores():
-        print(f"vvw tournament: warning: --concurrency {args.concurrency} is more than the"
-              f" {cores()} cores here: bots may think slower and lose on time",
-              file=sys.stderr)
+        print(
+            f"vvw tournament: warning: --concurrency {args.concurrency} is more than the"
+            f" {cores()} cores here: bots may think slower and lose on time",
+            file=sys.stderr,
+        )
     played = list(done)
     table = standings(header, played)
     decided = sprt is not None and table.llr is not None and sprt.decision(table.llr) is not None
@@ -270,8 +292,11 @@ def _play(args: argparse.Namespace, header: Header, todo: list[ScheduledGame],
     print()
     print(format_text(table))
     if signum is not None:
-        print(f"\nstopped by signal {signum}: {table.played} of {header.games} games in {path};"
-              " the same command with --resume plays the rest", file=sys.stderr)
+        print(
+            f"\nstopped by signal {signum}: {table.played} of {header.games} games in {path};"
+            " the same command with --resume plays the rest",
+            file=sys.stderr,
+        )
         return exit_code(signum)
     return 0
 
@@ -284,9 +309,13 @@ def report(words: list[str]) -> int:
         " or the tables of several runs' games together.",
     )
     parser.add_argument(
-        "files", type=Path, nargs="+", metavar="FILE",
+        "files",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
         help="a results file (.jsonl); several are counted as one tournament: rounds played"
-        " with other seeds or maps, under the same settings")
+        " with other seeds or maps, under the same settings",
+    )
     form = parser.add_mutually_exclusive_group()
     form.add_argument("--csv", action="store_true", help="the tables as CSV")
     form.add_argument("--json", action="store_true", help="the tables as JSON")
@@ -319,8 +348,11 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     if args.workers is not None and args.cluster != "local":
         return _fail("--workers is for --cluster local (a cluster's size is its own)")
     if args.ship is not None and (args.cluster is None or not args.ship.is_dir()):
-        return _fail(f"--ship needs --cluster and a folder; {args.ship} is not one"
-                     if args.cluster is not None else "--ship is for --cluster runs")
+        return _fail(
+            f"--ship needs --cluster and a folder; {args.ship} is not one"
+            if args.cluster is not None
+            else "--ship is for --cluster runs"
+        )
     return run_tournament(args)
 
 
@@ -339,33 +371,77 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="built-in name with options ('alphabeta --depth 4'), or command"
         " ('./mybot {host} {port}'), each optionally after name=NAME; or: report FILE…",
     )
-    parser.add_argument("--format", choices=FORMATS, default="round-robin",
-                        help="round-robin (default) or gauntlet (the first bot against each)")
-    parser.add_argument("--rounds", type=positive_int, default=1,
-                        help="times each pairing plays its pair on each map (default 1)")
-    parser.add_argument("--concurrency", type=positive_int, default=1,
-                        help="games played at once (default 1)")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="round-robin",
+        help="round-robin (default) or gauntlet (the first bot against each)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=positive_int,
+        default=1,
+        help="times each pairing plays its pair on each map (default 1)",
+    )
+    parser.add_argument(
+        "--concurrency", type=positive_int, default=1, help="games played at once (default 1)"
+    )
     cluster = parser.add_argument_group(
-        "on a Ray cluster (pip install 'vvw[cluster]'; see docs/tournaments.md)")
-    cluster.add_argument("--cluster", default=None, metavar="ADDRESS",
-                         help="play each game as a task on the Ray cluster at ADDRESS"
-                         " (HOST:6379, auto), or on one started here: local;"
-                         " --concurrency is then the cluster's")
-    cluster.add_argument("--cpus-per-game", type=positive_float, default=2.0, metavar="N",
-                         help="CPUs each game takes on its worker (default 2: one per bot)")
-    cluster.add_argument("--workers", type=positive_int, default=None, metavar="N",
-                         help="with --cluster local: games at once (default cores / 2)")
-    cluster.add_argument("--ship", type=Path, default=None, metavar="FOLDER",
-                         help="send FOLDER (the bots) with every game; bot commands run in"
-                         " a copy of it on the worker")
-    parser.add_argument("--results", type=Path, default=None, metavar="FILE",
-                        help="results file (default runs/tournament-STAMP/results.jsonl)")
-    parser.add_argument("--resume", action="store_true",
-                        help="continue the --results file: play only the games it lacks")
-    parser.add_argument("--sprt", default=None, metavar="elo0=0,elo1=5,alpha=0.05,beta=0.05",
-                        help="stop once the SPRT of the first bot against the second decides")
-    parser.add_argument("--keep-transcripts", action="store_true",
-                        help="keep every game's transcript (default: abnormal games only)")
+        "on a Ray cluster (pip install 'vvw[cluster]'; see docs/tournaments.md)"
+    )
+    cluster.add_argument(
+        "--cluster",
+        default=None,
+        metavar="ADDRESS",
+        help="play each game as a task on the Ray cluster at ADDRESS"
+        " (HOST:6379, auto), or on one started here: local;"
+        " --concurrency is then the cluster's",
+    )
+    cluster.add_argument(
+        "--cpus-per-game",
+        type=positive_float,
+        default=2.0,
+        metavar="N",
+        help="CPUs each game takes on its worker (default 2: one per bot)",
+    )
+    cluster.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="with --cluster local: games at once (default cores / 2)",
+    )
+    cluster.add_argument(
+        "--ship",
+        type=Path,
+        default=None,
+        metavar="FOLDER",
+        help="send FOLDER (the bots) with every game; bot commands run in"
+        " a copy of it on the worker",
+    )
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="results file (default runs/tournament-STAMP/results.jsonl)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the --results file: play only the games it lacks",
+    )
+    parser.add_argument(
+        "--sprt",
+        default=None,
+        metavar="elo0=0,elo1=5,alpha=0.05,beta=0.05",
+        help="stop once the SPRT of the first bot against the second decides",
+    )
+    parser.add_argument(
+        "--keep-transcripts",
+        action="store_true",
+        help="keep every game's transcript (default: abnormal games only)",
+    )
     add_map_arguments(parser, several_maps=True)
     add_game_settings(parser)
     add_view_arguments(parser, own_host=True)

@@ -158,8 +158,14 @@ class ViewBuilder:
 
 def _ended() -> ViewEvent:
     """The end of a game seen from one bot's side: END came, the result is not known."""
-    return {"type": "result", "winner": None, "termination": "end", "detail": "",
-            "plies": None, "text": "game over (END received; the result is the server's)"}
+    return {
+        "type": "result",
+        "winner": None,
+        "termination": "end",
+        "detail": "",
+        "plies": None,
+        "text": "game over (END received; the result is the server's)",
+    }
 
 
 def _result(result: Result) -> ViewEvent:

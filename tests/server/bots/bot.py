@@ -100,7 +100,9 @@ def main() -> int:
                     state = event.state
                     x, y, n = max(state.groups(state.to_move), key=lambda group: group[2])
                     tx, ty = next(
-                        (tx, ty) for tx in (x - 1, x, x + 1) for ty in (y - 1, y, y + 1)
+                        (tx, ty)
+                        for tx in (x - 1, x, x + 1)
+                        for ty in (y - 1, y, y + 1)
                         if 0 <= tx < state.cols and 0 <= ty < state.rows and (tx, ty) != (x, y)
                     )
                     ply = [(x, y, n + 1, tx, ty)]

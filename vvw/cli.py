@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "proxy",
     "tournament",
     "check_bot",
+    "ladder",
 )
 
 

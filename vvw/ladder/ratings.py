@@ -26,8 +26,12 @@ PRIOR_DRAWS = 2.0
 """Virtual draws each player has against a virtual player rated as the anchor."""
 ELO_PER_NATURAL = 400.0 / math.log(10.0)
 """Elo points per unit of the natural logistic scale, ``p = 1 / (1 + e^-x)``."""
-TOLERANCE = 1e-9
-"""Newton's method stops once no rating moves by more (natural units: ~4e-7 Elo)."""
+DECREMENT = 1e-10
+"""Newton's method stops once its decrement (twice what the log-posterior could still
+gain) is below this: every rating is then within about 1e-4 Elo of the top."""
+SMALLEST_STEP = 1e-10
+"""A step shorter than this fraction of Newton's that still does not climb: the top,
+to rounding."""
 
 
 @attrs.frozen
@@ -145,16 +149,18 @@ def _maximise(problem: _Problem) -> tuple[list[float], list[list[float]]]:
         gradient, curvature = problem.slope_and_curvature(x)
         low = _cholesky(curvature)
         step = _solve(low, gradient)
-        if max(map(abs, step), default=0.0) < TOLERANCE:
+        if sum(g * s for g, s in zip(gradient, step, strict=True)) < DECREMENT:
             return x, low
         scale = 1.0
-        while True:
-            trial = [v + scale * s for v, s in zip(x, step, strict=True)]
-            trial_value = problem.value(trial)
-            if trial_value >= value or scale < 1e-6:
-                break
+        while (trial_value := problem.value(trial := _moved(x, step, scale))) < value:
             scale /= 2.0
+            if scale < SMALLEST_STEP:
+                return x, low
         x, value = trial, trial_value
+
+
+def _moved(x: list[float], step: list[float], scale: float) -> list[float]:
+    return [v + scale * s for v, s in zip(x, step, strict=True)]
 
 
 def fit_ratings(

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from vvw.ladder import ratings as ratings_module
 from vvw.ladder.ratings import Outcome, fit_ratings
 from vvw.stats import wdl_estimate
 
@@ -153,3 +154,22 @@ def test_a_stronger_player_ends_above_a_weaker_one_from_simulated_games():
     assert ratings["strong"].low > 0.0 > ratings["weak"].high
     for name in ("strong", "weak"):
         assert ratings[name].low < strength[name] < ratings[name].high
+
+
+def test_a_large_ladder_is_rated_in_a_few_newton_steps(monkeypatch):
+    """33 players, 10 000 games: Newton's method converges quadratically, so a handful of
+    steps, not a hundred stalled ones halved against rounding."""
+    steps = []
+    original = ratings_module._Problem.slope_and_curvature
+
+    def counted(problem, x):
+        steps.append(1)
+        return original(problem, x)
+
+    monkeypatch.setattr(ratings_module._Problem, "slope_and_curvature", counted)
+    rng = random.Random(1)
+    names = ["anchor"] + [f"team{i}" for i in range(32)]
+    outcomes = [Outcome(*rng.sample(names, 2), rng.choice([0.0, 0.5, 1.0])) for _ in range(10_000)]
+    ratings = fit_ratings(outcomes, ANCHOR, 0.0)
+    assert len(steps) <= 8
+    assert all(math.isfinite(r.elo) for r in ratings.values())

@@ -121,7 +121,7 @@ class Game:
         """The cells each side's last turn changed (the next UPD lists them all)."""
         ending = end_of_game(start, rules)
         if ending is not None:
-            self._end(ending.winner, Termination(ending.reason.value), ending.reason.value)
+            self._end(ending.winner, Termination.of(ending.reason), ending.reason.value)
 
     @property
     def to_move(self) -> Kind:
@@ -192,7 +192,7 @@ class Game:
         """End the game if the board or the game clock says so after ``turn``."""
         ending = end_of_game(self.state, self.rules)
         if ending is not None:
-            self._end(ending.winner, Termination(ending.reason.value), ending.reason.value)
+            self._end(ending.winner, Termination.of(ending.reason), ending.reason.value)
         elif turn.species == WEREWOLVES and elapsed >= self.limits.game_time:
             self._end(
                 winner_by_count(self.state),

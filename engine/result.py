@@ -5,9 +5,11 @@ arena, and the tools built on them (tables, transcripts, tournaments).
 """
 
 from enum import Enum
+from typing import assert_never
 
 import attrs
 
+from engine.ending import EndReason
 from engine.kinds import Kind
 
 
@@ -49,6 +51,18 @@ class Termination(Enum):
     def is_abnormal(self) -> bool:
         """True when the game did not end by the board or the clock of the rules."""
         return self not in (Termination.ELIMINATION, Termination.PLY_LIMIT, Termination.TIME_LIMIT)
+
+    @classmethod
+    def of(cls, reason: EndReason) -> "Termination":
+        """The termination of a game the board ended for ``reason``: the one mapping from
+        :class:`~engine.ending.EndReason`, by member, never by its text."""
+        match reason:
+            case EndReason.ELIMINATION:
+                return cls.ELIMINATION
+            case EndReason.PLY_LIMIT:
+                return cls.PLY_LIMIT
+            case _:
+                assert_never(reason)
 
 
 @attrs.frozen

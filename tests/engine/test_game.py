@@ -11,6 +11,7 @@ from engine import (
     MAX_UPDATE_CELLS,
     VAMPIRES,
     WEREWOLVES,
+    EndReason,
     Game,
     GameState,
     Limits,
@@ -343,3 +344,24 @@ def test_a_game_of_legal_plies_is_the_engines_game(seed: int, max_plies: int) ->
     result = game.result
     assert result.plies == state.ply
     assert result.termination in (Termination.ELIMINATION, Termination.PLY_LIMIT)
+
+
+def _played_out(seed: int, rules: Rules) -> tuple[object, Termination]:
+    """The winner and termination of a game of random legal plies."""
+    game = new(seed=seed, rules=rules)
+    bots = random.Random(seed + 1)
+    while game.result is None:
+        game.reply(random_ply(game.state, bots), 0.0, 0.0)
+    return game.result.winner, game.result.termination
+
+
+def test_rewording_every_end_reason_scores_no_game_differently(monkeypatch) -> None:
+    games = [(seed, Rules(max_plies=plies)) for seed in range(12) for plies in (4, 60)]
+    scored = [_played_out(seed, rules) for seed, rules in games]
+    assert {termination for _, termination in scored} == {
+        Termination.ELIMINATION,
+        Termination.PLY_LIMIT,
+    }
+    for reason in EndReason:
+        monkeypatch.setattr(reason, "_value_", f"reworded {reason.name.lower()} (\x00)")
+    assert [_played_out(seed, rules) for seed, rules in games] == scored

@@ -3,24 +3,40 @@
 :func:`play_one` serves one game on a free port, starts the vampires' bot, waits until it
 is seated, starts the werewolves', and returns the result with the participants' names in
 it, whatever the bots call themselves. Nothing here prints or schedules: ``vvw match`` and
-``vvw tournament`` (and later a cluster worker) call it and decide what to do with the
-result. A bot that cannot start, exits, sends garbage or stays silent before its NME loses
-the game with that reason; cancelling the call (Ctrl-C) ends both bots before returning.
+``vvw tournament`` (and a cluster worker) call it and decide what to do with the result.
+A bot that cannot start, exits, sends garbage or stays silent before its NME loses the
+game with that reason; cancelling the call (Ctrl-C) ends both bots before returning.
+
+What it waits on arrives on one channel: the server's events (:mod:`server.events`) and
+its own, :class:`Exited` (a bot's process ended). How a bot dropped before the game loses
+is its :class:`~server.events.DropReason`'s, never its message's wording.
 """
 
 import contextlib
+import math
 import re
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from types import TracebackType
 
 import attrs
 import trio
 
 from engine import GameResult, Kind, PlayerRecord, Termination
 from engine.mapfile import GameMap
+from server.events import (
+    Dropped,
+    EventSink,
+    GameEnded,
+    Seated,
+    ServerEvent,
+    Unseated,
+    fan_out,
+)
 from server.processes import BotProcess, await_exit, start_bot, stop_bot
-from server.serving import GameWatcher, serve
+from server.serving import Transcripts, serve
 from server.settings import Settings
 from vvw.participants import Participant
 from vvw.results import GameLine, Side
@@ -41,37 +57,270 @@ class Played:
     transcript: Path | None = None
 
 
+@attrs.frozen
+class Exited:
+    """The process of the bot playing ``species`` ended with ``code``."""
+
+    species: Kind
+    code: int
+
+
+@attrs.frozen
+class _Lost:
+    """``loser`` lost before its game began (it could not start, exited, was dropped…)."""
+
+    loser: Kind
+    termination: Termination
+    detail: str
+
+
+_Event = ServerEvent | Exited
+
+
 def file_stem(species: Kind, name: str) -> str:
     """``vampires-alphabeta_--depth_4``: a side and a name, safe as a file name."""
     return f"{species.name.lower()}-" + re.sub(r"[^A-Za-z0-9_.#-]+", "_", name)[:48]
 
 
-def _lost(
-    loser: Kind,
-    names: dict[Kind, str],
-    termination: Termination,
-    detail: str,
+class _Bots:
+    """The game's bot processes, started one by one; all ended when the block ends, and
+    then ``outputs`` holds each side's non-empty output files."""
+
+    def __init__(self, game_dir: Path) -> None:
+        self.game_dir = game_dir
+        self.running: dict[Kind, BotProcess] = {}
+        self.outputs: dict[Kind, list[Path]] = {}
+
+    async def start(self, species: Kind, name: str, argv: list[str]) -> BotProcess:
+        """Start the bot of ``species`` (``OSError`` if it cannot start)."""
+        bot = await start_bot(file_stem(species, name), argv, self.game_dir)
+        self.running[species] = bot
+        return bot
+
+    async def __aenter__(self) -> "_Bots":
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        for bot in self.running.values():
+            await stop_bot(bot)  # shielded: a cancelled match ends its bots too
+        self.outputs = _tidy(self.running, self.game_dir)
+
+
+async def play_one(
     game_map: GameMap,
-    seed: int | None,
-) -> GameResult:
-    winner = Kind.WEREWOLVES if loser == Kind.VAMPIRES else Kind.VAMPIRES
-    return GameResult(
-        winner=winner,
-        termination=termination,
-        detail=detail,
-        plies=0,
-        vampires=PlayerRecord(Kind.VAMPIRES, names[Kind.VAMPIRES], 0),
-        werewolves=PlayerRecord(Kind.WEREWOLVES, names[Kind.WEREWOLVES], 0),
-        map_name=game_map.name,
-        seed=seed,
+    settings: Settings,
+    players: tuple[Participant, Participant],
+    game_dir: Path,
+    *,
+    seeds: tuple[int | None, int | None] = (None, None),
+    transcript_dir: Path | None = None,
+    keep_transcript: bool = False,
+    number: int = 1,
+    events: EventSink | None = None,
+    on_abort: Callable[[Played], None] | None = None,
+) -> Played:
+    """One game: ``players[0]`` plays the vampires, ``players[1]`` the werewolves.
+
+    The bots' output goes to ``game_dir`` (files left empty are removed, and the folder
+    if nothing is left in it); ``seeds`` are the bots' own (built-in bots get
+    ``--seed``, commands their ``{seed}``). ``events`` hears the server's events, its
+    transcript's lines included (the live view). Cancelled mid-game (Ctrl-C), the game
+    ends as aborted (END/BYE said, bots ended), ``on_abort`` is given it, and the
+    cancellation goes on.
+    """
+    names = {species: player.name for species, player in zip(SIDES, players, strict=True)}
+    game = _Game(
+        game_map,
+        settings,
+        players,
+        seeds,
+        number,
+        Transcripts(transcript_dir, keep_all=keep_transcript, lines=events is not None),
+    )
+    send, receive = trio.open_memory_channel[_Event](math.inf)
+    bots = _Bots(game_dir)
+    try:
+        async with bots:
+            ended = await game.play(bots, send, receive, events)
+            if ended.result.termination in HUNG_UP:  # let the loser's exit code tell
+                for species, bot in bots.running.items():
+                    if species != ended.result.winner:
+                        await await_exit(bot)
+    except BaseException:
+        aborted = _aborted_in(receive)
+        if aborted is not None and on_abort is not None:
+            on_abort(Played(_named(aborted.result, names), bots.outputs, aborted.transcript))
+        raise
+    result = _named(_crashed(ended.result, bots.running), names)
+    return Played(result, bots.outputs, ended.transcript)
+
+
+@attrs.frozen
+class _Game:
+    """One game to play: the server's side and the bots' commands."""
+
+    game_map: GameMap
+    settings: Settings
+    players: tuple[Participant, Participant]
+    seeds: tuple[int | None, int | None]
+    number: int
+    transcripts: Transcripts
+
+    async def play(
+        self,
+        bots: _Bots,
+        send: trio.MemorySendChannel[_Event],
+        receive: trio.MemoryReceiveChannel[_Event],
+        events: EventSink | None,
+    ) -> GameEnded:
+        """Serve the game, start and seat the bots in turn: how it ended, or how a side
+        lost before it began."""
+        to_forfeit, forfeits = trio.open_memory_channel[tuple[Kind, str]](len(SIDES))
+        hear = send.send_nowait if events is None else fan_out(send.send_nowait, events)
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(
+                partial(
+                    serve,
+                    self.game_map,
+                    self.settings,
+                    port=0,
+                    first_game=self.number,
+                    transcripts=self.transcripts,
+                    events=hear,
+                    forfeits=forfeits,
+                )
+            )
+            lost = await self._seat_both(nursery, port, bots, send, receive)
+            if lost is None:
+                ended = await _until_ended(receive, bots.running, to_forfeit)
+            else:
+                ended = GameEnded(self.number, self._lost(lost))
+            nursery.cancel_scope.cancel()
+        return ended
+
+    async def _seat_both(
+        self,
+        nursery: trio.Nursery,
+        port: int,
+        bots: _Bots,
+        send: trio.MemorySendChannel[_Event],
+        receive: trio.MemoryReceiveChannel[_Event],
+    ) -> _Lost | None:
+        """Start each bot in turn and wait until it is seated; how a side lost, if one did."""
+        for species, player, seed in zip(SIDES, self.players, self.seeds, strict=True):
+            argv = player.argv("127.0.0.1", port, seed, self.settings.move_time)
+            try:
+                bot = await bots.start(species, player.name, argv)
+            except OSError as error:
+                return _Lost(species, Termination.CRASH, str(error))
+            nursery.start_soon(_report_exit, species, bot, send)
+            lost = await _until_seated(species, bots.running, receive, self.settings)
+            if lost is not None:
+                return attrs.evolve(lost, detail=f"{lost.detail} (map {self.game_map.name})")
+        return None
+
+    def _lost(self, lost: _Lost) -> GameResult:
+        names = [player.name for player in self.players]
+        return GameResult(
+            winner=Kind.WEREWOLVES if lost.loser == Kind.VAMPIRES else Kind.VAMPIRES,
+            termination=lost.termination,
+            detail=lost.detail,
+            plies=0,
+            vampires=PlayerRecord(Kind.VAMPIRES, names[0], 0),
+            werewolves=PlayerRecord(Kind.WEREWOLVES, names[1], 0),
+            map_name=self.game_map.name,
+            seed=self.settings.seed,
+        )
+
+
+async def _report_exit(
+    species: Kind, bot: BotProcess, send: trio.MemorySendChannel[_Event]
+) -> None:
+    send.send_nowait(Exited(species, await bot.wait()))
+
+
+async def _until_seated(
+    species: Kind,
+    running: dict[Kind, BotProcess],
+    receive: trio.MemoryReceiveChannel[_Event],
+    settings: Settings,
+) -> _Lost | None:
+    """Wait until the bot of ``species`` is seated; else how a side lost meanwhile: this
+    bot dropped or silent, either bot exited, or the seated one left its seat."""
+    with trio.move_on_after(settings.connect_time):
+        while True:
+            match await receive.receive():
+                case Seated(species=seated) if seated == species:
+                    return None
+                case Dropped() as dropped:
+                    return await _dropped(species, running[species], dropped)
+                case Unseated(species=left, detail=detail):
+                    how = f"{running[left].label} left its seat before the game began: {detail}"
+                    return _Lost(left, Termination.DISCONNECT, how)
+                case Exited(species=gone, code=code):
+                    bot = running[gone]
+                    when = (
+                        "before its NME"
+                        if gone == species
+                        else "once seated, before the game began"
+                    )
+                    how = f"{bot.label} exited with code {code} {when}{_when(bot)}"
+                    return _Lost(gone, Termination.CRASH, f"{how}: {bot.stderr_tail()}")
+    label = running[species].label
+    return _Lost(
+        species,
+        Termination.STALL,
+        f"{label} did not connect and send NME within {settings.connect_time:g} s",
     )
 
 
-def _crashed(result: GameResult, bots: dict[Kind, BotProcess]) -> GameResult:
+async def _dropped(species: Kind, bot: BotProcess, dropped: Dropped) -> _Lost:
+    """How the bot of ``species`` loses when the server dropped it before its NME."""
+    await await_exit(bot)  # a hang-up is often a crash: let its exit code tell
+    if bot.crashed:
+        how = f"{bot.label} exited with code {bot.exit_code} before its NME{_when(bot)}"
+        return _Lost(species, Termination.CRASH, f"{how}: {bot.stderr_tail()}")
+    how = f"{bot.label} was dropped before the game: {dropped.detail}"
+    return _Lost(species, dropped.reason.termination, how)
+
+
+async def _until_ended(
+    receive: trio.MemoryReceiveChannel[_Event],
+    running: dict[Kind, BotProcess],
+    to_forfeit: trio.MemorySendChannel[tuple[Kind, str]],
+) -> GameEnded:
+    """The game's end; meanwhile a bot whose process exits has its part ended by the
+    server (whoever still holds its connection: a child it started)."""
+    while True:
+        event = await receive.receive()
+        if isinstance(event, GameEnded):
+            return event
+        if isinstance(event, Exited):
+            how = f"its process exited with code {event.code}{_when(running[event.species])}"
+            to_forfeit.send_nowait((event.species, how))
+
+
+def _aborted_in(receive: trio.MemoryReceiveChannel[_Event]) -> GameEnded | None:
+    """The end of the game the server reported as it was stopped, if it was playing one."""
+    while True:
+        try:
+            event = receive.receive_nowait()
+        except trio.WouldBlock:
+            return None
+        if isinstance(event, GameEnded):
+            return event
+
+
+def _crashed(result: GameResult, running: dict[Kind, BotProcess]) -> GameResult:
     """A DISCONNECT/STALL of a bot whose process exited non-zero becomes a CRASH."""
     if result.termination not in HUNG_UP:
         return result
-    for species, bot in bots.items():
+    for species, bot in running.items():
         if species != result.winner and bot.crashed:
             detail = f"{bot.label} exited with code {bot.exit_code}: {bot.stderr_tail()}"
             return attrs.evolve(result, termination=Termination.CRASH, detail=detail)
@@ -87,189 +336,11 @@ def _named(result: GameResult, names: dict[Kind, str]) -> GameResult:
     )
 
 
-@attrs.define
-class _Drops:
-    """The connections the server dropped before their NME, and an event for the next."""
-
-    reasons: list[str] = attrs.field(factory=list)
-    event: trio.Event = attrs.field(factory=trio.Event)
-
-    def __call__(self, why: str) -> None:
-        self.reasons.append(why)
-        self.event.set()
-
-
-async def _until_seated(
-    seated: trio.Event, drops: _Drops, bot: BotProcess, within: float
-) -> tuple[Termination, str] | None:
-    """Wait until the bot is seated; else how it failed: exited, dropped, or silent."""
-    drops.event = trio.Event()
-    with trio.move_on_after(within):
-        async with trio.open_nursery() as nursery:
-
-            async def exits() -> None:
-                await bot.wait()
-                nursery.cancel_scope.cancel()
-
-            async def watch_drops() -> None:
-                await drops.event.wait()
-                nursery.cancel_scope.cancel()
-
-            nursery.start_soon(exits)
-            nursery.start_soon(watch_drops)
-            await seated.wait()
-            nursery.cancel_scope.cancel()
-    if seated.is_set():
-        return None
-    if drops.event.is_set():
-        why = drops.reasons[-1]
-        await await_exit(bot)  # a hang-up is often a crash: let its exit code tell
-        if bot.crashed:
-            return Termination.CRASH, (
-                f"{bot.label} exited with code {bot.exit_code} before its NME{_when(bot)}: "
-                f"{bot.stderr_tail()}"
-            )
-        kind = Termination.DISCONNECT if why.startswith("closed") else Termination.PROTOCOL_ERROR
-        if why.startswith("no NME"):
-            kind = Termination.STALL
-        return kind, f"{bot.label} was dropped before the game: {why}"
-    if bot.exit_code is not None:
-        return Termination.CRASH, (
-            f"{bot.label} exited with code {bot.exit_code} before its NME{_when(bot)}:"
-            f" {bot.stderr_tail()}"
-        )
-    return Termination.STALL, f"{bot.label} did not connect and send NME within {within:g} s"
-
-
 def _when(bot: BotProcess) -> str:
     """``, 0.3 s after it started`` once the bot has exited, else nothing."""
     if bot.exited_at is None:
         return ""
     return f", {bot.exited_at - bot.started_at:.1f} s after it started"
-
-
-async def _end_on_exit(
-    species: Kind,
-    bot: BotProcess,
-    game_begun: Callable[[], bool],
-    forfeits: trio.MemorySendChannel[tuple[Kind, str]],
-) -> tuple[Termination, str]:
-    """Once the seated bot's process exits: in the game, have the server end its part
-    (whoever still holds its connection: a child it started); before the game, how it
-    failed, returned to end the game."""
-    code = await bot.wait()
-    if game_begun():
-        forfeits.send_nowait((species, f"its process exited with code {code}{_when(bot)}"))
-        await trio.sleep_forever()
-    return Termination.CRASH, (
-        f"{bot.label} exited with code {code} once seated, before the game began{_when(bot)}:"
-        f" {bot.stderr_tail()}"
-    )
-
-
-async def play_one(
-    game_map: GameMap,
-    settings: Settings,
-    players: tuple[Participant, Participant],
-    game_dir: Path,
-    *,
-    seeds: tuple[int | None, int | None] = (None, None),
-    transcript_dir: Path | None = None,
-    keep_transcript: bool = False,
-    number: int = 1,
-    on_game: GameWatcher | None = None,
-    on_abort: Callable[[Played], None] | None = None,
-) -> Played:
-    """One game: ``players[0]`` plays the vampires, ``players[1]`` the werewolves.
-
-    The bots' output goes to ``game_dir`` (files left empty are removed, and the folder
-    if nothing is left in it); ``seeds`` are the bots' own (built-in bots get
-    ``--seed``, commands their ``{seed}``). ``on_game`` is :func:`serve`'s: the live view.
-    Cancelled mid-game (Ctrl-C), the game ends as aborted (END/BYE said, bots ended),
-    ``on_abort`` is given it, and the cancellation goes on.
-    """
-    names = {species: player.name for species, player in zip(SIDES, players, strict=True)}
-    seated = {Kind.VAMPIRES: trio.Event(), Kind.WEREWOLVES: trio.Event()}
-    drops = _Drops()
-    bots: dict[Kind, BotProcess] = {}
-    results: list[GameResult] = []
-    failed: GameResult | None = None
-    to_forfeit, forfeits = trio.open_memory_channel[tuple[Kind, str]](len(SIDES))
-    try:
-        async with trio.open_nursery() as nursery:
-
-            async def end_on_exit(species: Kind, bot: BotProcess) -> None:
-                nonlocal failed
-                termination, detail = await _end_on_exit(
-                    species, bot, lambda: all(e.is_set() for e in seated.values()), to_forfeit
-                )
-                failed = _lost(species, names, termination, detail, game_map, settings.seed)
-                nursery.cancel_scope.cancel()
-
-            async def run_server(task_status=trio.TASK_STATUS_IGNORED) -> None:
-                await serve(
-                    game_map,
-                    settings,
-                    port=0,
-                    first_game=number,
-                    transcript_dir=transcript_dir,
-                    keep_all_transcripts=keep_transcript,
-                    on_result=results.append,  # an aborted game's too
-                    on_seated=lambda k, _n: seated[k].set(),
-                    on_dropped=drops,
-                    forfeits=forfeits,
-                    on_game=on_game,
-                    task_status=task_status,
-                )
-                nursery.cancel_scope.cancel()
-
-            port = await nursery.start(run_server)
-            for species, player, seed in zip(SIDES, players, seeds, strict=True):
-                argv = player.argv("127.0.0.1", port, seed, settings.move_time)
-                label = file_stem(species, player.name)
-                try:
-                    bots[species] = await start_bot(label, argv, game_dir)
-                except OSError as error:
-                    failed = _lost(
-                        species, names, Termination.CRASH, str(error), game_map, settings.seed
-                    )
-                    nursery.cancel_scope.cancel()
-                    break
-                why = await _until_seated(
-                    seated[species], drops, bots[species], settings.connect_time
-                )
-                if why is not None:
-                    termination, detail = why
-                    failed = _lost(
-                        species,
-                        names,
-                        termination,
-                        f"{detail} (map {game_map.name})",
-                        game_map,
-                        settings.seed,
-                    )
-                    nursery.cancel_scope.cancel()
-                    break
-                nursery.start_soon(end_on_exit, species, bots[species])
-    finally:
-        ended = failed if failed is not None else (results[0] if results else None)
-        if ended is not None and ended.termination in HUNG_UP:
-            for species, bot in bots.items():
-                if species != ended.winner:
-                    await await_exit(bot)
-        for bot in bots.values():
-            await stop_bot(bot)
-        outputs = _tidy(bots, game_dir)
-        transcript = _transcript_in(game_dir) if transcript_dir == game_dir else None
-        if ended is not None and ended.termination is Termination.ABORTED and on_abort:
-            on_abort(Played(_named(ended, names), outputs, transcript))
-    assert ended is not None  # no exception: a failure was found or the server gave a result
-    return Played(_named(_crashed(ended, bots), names), outputs, transcript)
-
-
-def _transcript_in(game_dir: Path) -> Path | None:
-    """The transcript the server kept in the game's own folder, if it kept one."""
-    return next(iter(sorted(game_dir.glob("*.jsonl"))), None)
 
 
 def _tidy(bots: dict[Kind, BotProcess], game_dir: Path) -> dict[Kind, list[Path]]:
@@ -296,7 +367,7 @@ async def play_scheduled(
     settings: Settings,
     games_dir: Path,
     keep_transcript: bool = False,
-    on_game: GameWatcher | None = None,
+    events: EventSink | None = None,
 ) -> GameLine:
     """Play one scheduled game and return its results line: the unit a scheduler (a local
     pool of tasks, or a cluster) runs. The game's files go to ``games_dir/NUMBER``."""
@@ -311,7 +382,7 @@ async def play_scheduled(
         transcript_dir=game_dir,
         keep_transcript=keep_transcript,
         number=game.number,
-        on_game=on_game,
+        events=events,
     )
     logs = game_dir if _exists(game_dir) else None
     return results_line(game, played, time.monotonic() - began, logs)

@@ -2,9 +2,10 @@
 
 import trio
 
-from engine import Kind, Rules
+from engine import Rules
 from protocol.codec import FROM_SERVER, Decoder, Message
-from server.serving import serve
+from server.events import EventSink, GameEnded, Seated, ServerEvent, fan_out
+from server.serving import Transcripts, serve
 from server.settings import Settings
 from tests.helpers.maps import load
 from tests.server.fakes import FakeBot, random_policy
@@ -12,15 +13,34 @@ from tests.server.fakes import FakeBot, random_policy
 MAP = load("testmap")
 
 
-async def start_server(nursery, results: list, tmp_path, **options) -> int:
-    """Start ``serve`` on MAP on a free loopback port (20 plies, seed 1); the port."""
+def results_into(results: list) -> EventSink:
+    """The events sink that appends each finished game's result to ``results``."""
+
+    def hear(event: ServerEvent) -> None:
+        if isinstance(event, GameEnded):
+            results.append(event.result)
+
+    return hear
+
+
+async def start_server(
+    nursery, results: list, tmp_path, seats: "Seats | None" = None, keep_all=False, **options
+) -> int:
+    """Start ``serve`` on MAP on a free loopback port (20 plies, seed 1), transcripts in
+    ``tmp_path``; each game's result appended to ``results``, each seating told to ``seats``;
+    the port."""
     options.setdefault("settings", Settings(seed=1, rules=Rules(max_plies=20)))
+
+    def hear(event: ServerEvent) -> None:
+        if isinstance(event, Seated) and seats is not None:
+            seats(event)
+
     return await nursery.start(
         lambda task_status: serve(
             MAP,
             port=0,
-            transcript_dir=tmp_path,
-            on_result=results.append,
+            transcripts=Transcripts(tmp_path, keep_all=keep_all),
+            events=fan_out(results_into(results), hear),
             task_status=task_status,
             **options,
         )
@@ -50,12 +70,12 @@ class Manual:
 
 
 class Seats:
-    """``on_seated`` hook: an event per seating, in order."""
+    """Told of each :class:`Seated`: a trio event per seating, in order."""
 
     def __init__(self) -> None:
         self.events = [trio.Event() for _ in range(8)]
         self.count = 0
 
-    def __call__(self, species: Kind, name: str) -> None:
+    def __call__(self, seated: Seated) -> None:
         self.events[self.count].set()
         self.count += 1

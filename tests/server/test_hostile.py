@@ -12,8 +12,8 @@ from agents.registry import make_agent
 from engine import GameResult, Kind, PlayerRecord, Rules, Termination
 from protocol.codec import Bye, Map, Nme, Upd, encode
 from protocol.transcript import Frame, read_transcript
+from server.lobby import MAX_PENDING
 from server.player import MAX_QUEUED
-from server.serving import MAX_PENDING
 from server.settings import Settings
 from tests.helpers.serving import MAP, Manual, Seats, fake_bot, start_server
 from tests.server.fakes import FakeBot, mov, scripted
@@ -35,7 +35,7 @@ async def test_a_forged_name_is_printed_escaped_and_kept_exactly(tmp_path, caplo
     seats = Seats()
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await start_server(nursery, results, tmp_path, on_seated=seats)
+            port = await start_server(nursery, results, tmp_path, seats=seats)
             stream = await trio.open_tcp_stream("127.0.0.1", port)
             forger = FakeBot(stream, FORGER, scripted({0: mov()}))  # MOV 0: it loses at once
             nursery.start_soon(forger.run)
@@ -76,7 +76,7 @@ async def test_silent_connections_never_keep_a_real_bot_out(tmp_path):
     silent = []
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await start_server(nursery, results, tmp_path, on_seated=seats)
+            port = await start_server(nursery, results, tmp_path, seats=seats)
             for _ in range(3 * MAX_PENDING):  # they would fill every waiting slot
                 silent.append(await trio.open_tcp_stream("127.0.0.1", port))
             nursery.start_soon(_real_bot, port, "first")
@@ -101,7 +101,7 @@ async def test_a_bot_turned_away_says_so_and_exits_non_zero(tmp_path, capfd):
     seats = Seats()
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await start_server(nursery, results, tmp_path, on_seated=seats)
+            port = await start_server(nursery, results, tmp_path, seats=seats)
             players = []
             for name in (b"a", b"b"):
                 players.append(Manual(await trio.open_tcp_stream("127.0.0.1", port)))
@@ -145,7 +145,7 @@ async def test_a_seated_bot_that_floods_is_dropped_before_the_game_and_memory_st
     seats = Seats()
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await start_server(nursery, results, tmp_path, on_seated=seats)
+            port = await start_server(nursery, results, tmp_path, seats=seats)
             flooder = Manual(await trio.open_tcp_stream("127.0.0.1", port))
             await flooder.stream.send_all(encode(Nme(b"flooder")))
             await flooder.until(Map)  # seated, waiting for an opponent

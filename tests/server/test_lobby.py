@@ -6,7 +6,8 @@ import trio.testing
 
 from engine import Kind
 from protocol.codec import FROM_SERVER, Decoder, Hme, Hum, Map, Set, encode
-from server.lobby import admit, connected, greet
+from server.events import Dropped, DropReason
+from server.lobby import Admissions, admit, connected, greet
 from server.player import Closed
 from tests.helpers.maps import load
 
@@ -49,23 +50,28 @@ async def test_name_split_over_many_writes_is_admitted():
 
 async def test_closed_before_nme_is_dropped():
     why, _, _ = await _admit(b"NME\x05ali", close=True)
-    assert why.startswith("connection closed in the middle of a NME message (7 bytes received)")
+    assert why.reason is DropReason.GARBLED
+    assert why.detail.startswith(
+        "connection closed in the middle of a NME message (7 bytes received)"
+    )
 
 
 async def test_closed_without_a_byte_is_dropped():
     why, _, _ = await _admit(close=True)
-    assert why == "closed before NME: the bot closed its connection"
+    assert why == Dropped(
+        "peer", DropReason.HUNG_UP, "closed before NME: the bot closed its connection"
+    )
 
 
 async def test_first_message_not_nme_is_dropped():
     why, _, _ = await _admit(b"MOV\x00")
-    assert why == "first message is MOV, not NME"
+    assert why == Dropped("peer", DropReason.NOT_NME, "first message is MOV, not NME")
 
 
 async def test_garbage_is_dropped_with_the_protocol_error():
     why, _, _ = await _admit(b"GET / HTTP/1.1\r\n")
-    assert why.startswith("unknown command")
-    assert "47 45 54" in why  # the bytes, in hex
+    assert why.reason is DropReason.GARBLED and why.detail.startswith("unknown command")
+    assert "47 45 54" in why.detail  # the bytes, in hex
 
 
 async def test_cancelled_connection_closes_as_soon_as_the_bot_hangs_up(autojump_clock):
@@ -91,8 +97,31 @@ async def test_cancelled_connection_closes_as_soon_as_the_bot_hangs_up(autojump_
 
 async def test_no_nme_in_time_is_dropped(autojump_clock):
     why, _player, at = await _admit(b"NM", connect_time=30.0)
-    assert why == "no NME within 30 s"
+    assert why == Dropped("peer", DropReason.SILENT, "no NME within 30 s")
     assert at == pytest.approx(30.0)
+
+
+async def test_when_too_many_wait_for_their_nme_the_oldest_gives_way(autojump_clock):
+    admissions = Admissions(limit=2)
+    said: dict[int, object] = {}
+    silent = []
+
+    async def connection(number: int) -> None:
+        server, bot = trio.testing.memory_stream_pair()
+        silent.append(bot)
+        async with connected(server, f"peer{number}") as player:
+            said[number] = await admissions.admit(player, connect_time=30.0)
+
+    async with trio.open_nursery() as nursery:
+        for number in range(3):
+            nursery.start_soon(connection, number)
+            await trio.sleep(1)
+    assert said[0] == Dropped(
+        "peer0",
+        DropReason.GAVE_WAY,
+        "no NME yet, and it gave way to a newer connection (2 were waiting for theirs)",
+    )
+    assert [said[1].reason, said[2].reason] == [DropReason.SILENT, DropReason.SILENT]
 
 
 @pytest.mark.parametrize("species", [Kind.VAMPIRES, Kind.WEREWOLVES])

@@ -10,9 +10,10 @@ import trio
 from engine import GameResult, Kind, PlayerRecord, Termination
 from engine.mapfile import GameMap, MapFileError, load_map
 from protocol.codec import Nme, encode
-from server.serving import serve, transcript_name
+from server.serving import Transcripts, serve, transcript_name
 from server.settings import Settings
 from server.transcript import Transcript
+from tests.helpers.serving import results_into
 from vvw.cli import main
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
@@ -136,8 +137,8 @@ async def test_serve_seats_first_admitted_refuses_third_and_drops_bad_first(tmp_
                     Settings(),
                     port=0,
                     games=2,
-                    transcript_dir=tmp_path,
-                    on_result=results.append,
+                    transcripts=Transcripts(tmp_path),
+                    events=results_into(results),
                     referee=_fake_referee(played, release, started),
                     task_status=task_status,
                 )

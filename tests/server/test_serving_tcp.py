@@ -20,7 +20,7 @@ async def test_lobby_misfits_refusal_and_two_games_with_reconnecting_bots(tmp_pa
     seats = Seats()
     with trio.fail_after(20):  # a refusal or a drop that never comes would hang: fail instead
         async with trio.open_nursery() as nursery:
-            port = await start_server(nursery, results, tmp_path, games=2, on_seated=seats)
+            port = await start_server(nursery, results, tmp_path, games=2, seats=seats)
             # Connections that never complete an NME keep no one out.
             early = await trio.open_tcp_stream("127.0.0.1", port)
             await early.aclose()
@@ -81,9 +81,7 @@ async def _normal_game(folder, keep: bool):
     seats = Seats()
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await start_server(
-                nursery, results, folder, keep_all_transcripts=keep, on_seated=seats
-            )
+            port = await start_server(nursery, results, folder, keep_all=keep, seats=seats)
             await fake_bot(nursery, port, b"a", 1)
             await seats.events[0].wait()
             await fake_bot(nursery, port, b"b", 2)
@@ -106,7 +104,7 @@ async def test_a_seated_bot_that_leaves_before_the_game_frees_its_seat(tmp_path)
     seats = Seats()
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await start_server(nursery, results, tmp_path, on_seated=seats)
+            port = await start_server(nursery, results, tmp_path, seats=seats)
             quitter = Manual(await trio.open_tcp_stream("127.0.0.1", port))
             await quitter.stream.send_all(encode(Nme(b"quitter")))
             await quitter.until(Map)  # seated as the vampires and greeted

@@ -9,7 +9,7 @@ from agents.client import play
 from agents.random_bot import RandomAgent
 from engine import Rules
 from protocol.transcript import Frame, Header, Player, Ply, read_transcript
-from server.serving import serve
+from server.serving import Transcripts, serve
 from server.settings import Settings
 from tests.helpers.maps import load
 
@@ -27,8 +27,7 @@ async def test_each_game_of_an_agent_leaves_a_transcript_of_its_own_side(tmp_pat
                     settings,
                     port=0,
                     games=2,
-                    transcript_dir=tmp_path / "server",
-                    keep_all_transcripts=True,
+                    transcripts=Transcripts(tmp_path / "server", keep_all=True),
                 )
             )
             nursery.start_soon(

@@ -10,7 +10,8 @@ import trio
 
 from engine import Kind, Rules, Termination
 from protocol.transcript import IN, OUT, Frame, Header, Player, Ply, read_transcript
-from server.serving import serve
+from server.events import GameEnded, Seated
+from server.serving import Transcripts, serve
 from server.settings import Settings
 from tests.helpers.maps import load
 from vvw.commands.proxy import Trace, run_proxy, upstream_address
@@ -27,19 +28,20 @@ async def _game_through_proxy(tmp_path: Path, modes: tuple[str, str]):
     out = io.StringIO()
     seated, finished = trio.Event(), trio.Event()
 
-    def on_result(result) -> None:
-        results.append(result)
-        finished.set()
+    def hear(event) -> None:
+        if isinstance(event, Seated):
+            seated.set()
+        elif isinstance(event, GameEnded):
+            results.append(event.result)
+            finished.set()
 
     async def server(task_status=trio.TASK_STATUS_IGNORED) -> None:
         await serve(
             MAP,
             SETTINGS,
             port=0,
-            transcript_dir=tmp_path / "server",
-            keep_all_transcripts=True,
-            on_result=on_result,
-            on_seated=lambda *_: seated.set(),
+            transcripts=Transcripts(tmp_path / "server", keep_all=True),
+            events=hear,
             task_status=task_status,
         )
 

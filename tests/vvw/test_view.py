@@ -12,8 +12,10 @@ import trio
 from engine import Rules
 from engine.mapfile import load_map
 from protocol.transcript import Ply, Result, read_transcript
-from server.serving import serve
+from server.events import Seated, fan_out
+from server.serving import Transcripts, serve
 from server.settings import Settings
+from tests.helpers.serving import results_into
 from tests.server.fakes import FakeBot, random_policy
 from vvw.cli import main
 from vvw.commands.proxy import Trace, run_proxy
@@ -182,8 +184,8 @@ async def test_serve_gives_the_live_view_each_game_s_lines_without_a_transcript_
                 game_map,
                 settings,
                 port=0,
-                on_result=results.append,
-                on_game=hub.game_opener(),
+                transcripts=Transcripts(lines=True),
+                events=fan_out(hub.listener(), results_into(results)),
                 task_status=task_status,
             )
         )
@@ -242,7 +244,7 @@ async def test_the_proxy_shows_each_game_it_relays_in_the_live_view(tmp_path) ->
                 settings,
                 port=0,
                 task_status=task_status,
-                on_seated=lambda *_: seated.set(),
+                events=lambda event: seated.set() if isinstance(event, Seated) else None,
             )
             nursery.cancel_scope.cancel()
 

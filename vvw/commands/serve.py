@@ -10,7 +10,8 @@ import trio
 from engine import GameResult, OnTimeout, Rules, Termination
 from engine.mapfile import GameMap
 from engine.rules import Variant
-from server.serving import serve
+from server.events import EventSink, GameEnded, ServerEvent, fan_out
+from server.serving import Transcripts, serve
 from server.settings import Settings
 from vvw.argtypes import port_number, positive_float, positive_int
 from vvw.mapchoice import resolve_maps
@@ -135,11 +136,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     results: list[GameResult] = []
 
-    def on_result(result: GameResult) -> None:
-        results.append(result)
-        print(result.summary(), flush=True)
+    def on_result(event: ServerEvent) -> None:
+        if isinstance(event, GameEnded):
+            results.append(event.result)
+            print(event.result.summary(), flush=True)
 
     hub = LiveHub() if args.view else None
+    events: EventSink = on_result if hub is None else fan_out(on_result, hub.listener())
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
@@ -154,10 +157,10 @@ def run(args: argparse.Namespace) -> int:
                     host=args.host,
                     port=args.port,
                     games=args.games,
-                    transcript_dir=args.transcript,
-                    keep_all_transcripts=args.keep_transcripts,
-                    on_result=on_result,
-                    on_game=None if hub is None else hub.game_opener(),
+                    transcripts=Transcripts(
+                        args.transcript, keep_all=args.keep_transcripts, lines=hub is not None
+                    ),
+                    events=events,
                     task_status=task_status,
                 )
                 nursery.cancel_scope.cancel()  # the games are over: so is the live view

@@ -21,7 +21,7 @@ from pathlib import Path
 import attrs
 import trio
 
-from server.serving import GameWatcher
+from server.events import EventSink
 from server.settings import Settings
 from vvw.argtypes import positive_float, positive_int
 from vvw.commands.match import new_run_dir, remove_if_empty, split_maps_and_bots
@@ -165,8 +165,8 @@ def run_tournament(args: argparse.Namespace) -> int:
                 path.unlink()  # the cluster could not start: no file left to --resume
             return code
 
-        async def play_here(game: ScheduledGame, on_game: GameWatcher | None) -> GameLine:
-            return await play_scheduled(game, settings, games_dir, args.keep_transcripts, on_game)
+        async def play_here(game: ScheduledGame, events: EventSink | None) -> GameLine:
+            return await play_scheduled(game, settings, games_dir, args.keep_transcripts, events)
 
         return _play(args, header, todo, done, writer, sprt, args.concurrency, play_here)
     finally:
@@ -207,7 +207,7 @@ def _on_cluster(
                 flush=True,
             )
 
-            async def play_there(game: ScheduledGame, _: GameWatcher | None) -> GameLine:
+            async def play_there(game: ScheduledGame, _: EventSink | None) -> GameLine:
                 return await games.play(game)  # no --view: the game is on another machine
 
             return _play(args, header, todo, done, writer, sprt, slots, play_there)
@@ -226,7 +226,7 @@ def _play(
     writer: ResultsWriter,
     sprt: Sprt | None,
     concurrency: int,
-    play_game: Callable[[ScheduledGame, GameWatcher | None], Awaitable[GameLine]],
+    play_game: Callable[[ScheduledGame, EventSink | None], Awaitable[GameLine]],
 ) -> int:
     path = writer.path
     games_dir = path.parent / f"{path.stem}-games"
@@ -250,11 +250,10 @@ def _play(
 
     hub = LiveHub(tournament=True) if args.view else None
 
-    def watcher(game: ScheduledGame) -> GameWatcher | None:
+    def watcher(game: ScheduledGame) -> EventSink | None:
         if hub is None:
             return None
-        label = f"game {game.number} ({game.map.label})"
-        return lambda _number, _names: hub.line_sink(str(game.number), label)
+        return hub.listener(lambda number: f"game {number} ({game.map.label})")
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:

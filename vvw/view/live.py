@@ -1,9 +1,10 @@
 """The live view: games as they are played, pushed to browsers over server-sent events.
 
-A :class:`LiveHub` takes each game's transcript lines as they are written (see
-``on_line`` of :func:`server.serving.serve`), turns them into view events
-(:mod:`vvw.view.model`) and pushes those to every viewer of that game. :func:`serve_view`
-is a small HTTP server (h11 over trio) for the page and the event streams:
+A :class:`LiveHub` takes each game's transcript lines as they are written (a server's
+:class:`~server.events.TranscriptLine` events, see :meth:`LiveHub.listener`), turns them
+into view events (:mod:`vvw.view.model`) and pushes those to every viewer of that game.
+:func:`serve_view` is a small HTTP server (h11 over trio) for the page and the event
+streams:
 
 - ``GET /`` the page (``?game=ID`` for one game; without it, the latest game, followed
   from one game to the next);
@@ -27,7 +28,7 @@ import h11
 import trio
 
 from protocol.transcript import TranscriptError, parse_line
-from server.serving import GameWatcher
+from server.events import EventSink, GameBegun, ServerEvent, TranscriptLine
 from vvw.view.model import ViewBuilder, ViewEvent
 from vvw.view.page import page
 
@@ -85,9 +86,18 @@ class LiveHub:
         self._broadcast_games()
         return lambda text: self._record(game, text)
 
-    def game_opener(self) -> GameWatcher:
-        """The ``on_game`` hook of :func:`server.serving.serve`: game ``N`` is ``"N"``."""
-        return lambda number, _names: self.line_sink(str(number), f"game {number}")
+    def listener(self, label: Callable[[int], str] = lambda number: f"game {number}") -> EventSink:
+        """The events sink of a server whose games are shown: game ``N`` is ``"N"``, shown
+        as ``label(N)``; each of its :class:`TranscriptLine` goes to its :meth:`line_sink`."""
+        sinks: dict[int, Callable[[str], None]] = {}
+
+        def hear(event: ServerEvent) -> None:
+            if isinstance(event, GameBegun):
+                sinks[event.number] = self.line_sink(str(event.number), label(event.number))
+            elif isinstance(event, TranscriptLine):
+                sinks[event.number](event.text)
+
+        return hear
 
     def _record(self, game: LiveGame, text: str) -> None:
         game.lines += 1

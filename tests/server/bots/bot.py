@@ -5,11 +5,14 @@ first UPD), ``chatty`` (prints megabytes to stdout while playing), ``spin`` (pla
 spins forever after BYE, deaf to SIGTERM; writes its pid to FILE), ``silent`` (connects,
 never sends NME), ``stall`` (never answers an UPD; writes its pid to FILE at its first
 UPD, then every later command it receives), ``garbage`` (sends bytes that are no message
-instead of its NME, then waits), ``exit`` (prints to stdout and exits 4 before connecting),
-``illegal`` (at its second UPD, sends one creature more than its largest group holds),
-``garble`` (its first MOV is followed by ``XYZ`` in the same write), ``late`` (sleeps 1 s
-before each MOV), ``linger`` (plays, then stays after BYE), ``spinclose`` (plays; spins at
-100 % CPU if the server closes without BYE), ``nomove`` (never answers an UPD).
+instead of its NME, then waits), ``hangup`` (closes its connection before its NME, then
+waits), ``notnme`` (sends a MOV instead of its NME, then waits), ``quit`` (closes its
+connection once greeted, before the game, then waits), ``exit`` (prints to
+stdout and exits 4 before connecting), ``illegal`` (at its second UPD, sends one creature
+more than its largest group holds), ``garble`` (its first MOV is followed by ``XYZ`` in
+the same write), ``late`` (sleeps 1 s before each MOV), ``linger`` (plays, then stays
+after BYE), ``spinclose`` (plays; spins at 100 % CPU if the server closes without BYE),
+``nomove`` (never answers an UPD).
 
 Forking bots (each writes its child's pid to FILE): ``setsid`` (plays; its child left its
 session with ``setsid()`` and sleeps), ``orphan`` (its child holds the socket and sleeps;
@@ -27,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from engine.movegen import random_ply
-from protocol.codec import FROM_SERVER, Decoder, Mov, Nme, Upd, encode
+from protocol.codec import FROM_SERVER, Decoder, Map, Mov, Nme, Upd, encode
 from protocol.session import ClientSession, Goodbye, YourTurn
 
 
@@ -56,6 +59,12 @@ def main() -> int:
     if mode == "garbage":
         sock.sendall(b"HELLO?\n")
         time.sleep(3600)
+    if mode == "hangup":
+        sock.close()
+        time.sleep(3600)
+    if mode == "notnme":
+        sock.sendall(encode(Mov(())))
+        time.sleep(3600)
     sock.sendall(encode(Nme(mode.encode())))
     if mode == "orphan":
         child = os.fork()
@@ -76,6 +85,9 @@ def main() -> int:
             return 0
         for message in decoder.feed(data):
             event = session.receive(message)
+            if mode == "quit" and isinstance(message, Map):
+                sock.close()
+                time.sleep(3600)
             if mode == "stall":
                 record = Path(sys.argv[4])
                 if record.exists():

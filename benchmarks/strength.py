@@ -384,7 +384,7 @@ def results_line(result: Result) -> GameLine:
     winner = None
     if result.score != 0.5:
         first_won = result.score == 1.0
-        winner = "vampires" if first_won == first_plays_vampires else "werewolves"
+        winner = VAMPIRES if first_won == first_plays_vampires else WEREWOLVES
     pairing = f"{result.first}:{result.second}"
     return GameLine(
         key=f"{pairing}:{result.index}",
@@ -395,7 +395,7 @@ def results_line(result: Result) -> GameLine:
         vampires=Side(vampires[0], vampires[0], longest_think=vampires[1]),
         werewolves=Side(werewolves[0], werewolves[0], longest_think=werewolves[1]),
         winner=winner,
-        termination=result.termination,
+        termination=Termination(result.termination),
         reason=result.reason,
         plies=result.plies,
     )

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.client import play_blocking
-from engine import GameState, Kind, Ply
+from engine import GameState, Kind, Ply, Termination
 from engine.movegen import random_ply
 from vvw.results import read_results
 
@@ -89,7 +89,7 @@ def tournament(
         "games": len(lines),
         "seconds": seconds,
         "per_minute": 60 * len(lines) / seconds,
-        "forfeits": sum(line.termination == "time forfeit" for line in lines),
+        "forfeits": sum(line.termination is Termination.TIME_FORFEIT for line in lines),
         "skipped": sum(
             line.vampires.skipped_turns + line.werewolves.skipped_turns for line in lines
         ),

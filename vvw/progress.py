@@ -21,10 +21,11 @@ def describe_game(game: GameLine) -> str:
     """``r1:m0:a:b:1 on thetrap: a (vampires) beats b by elimination after 23 plies``."""
     names = f"{game.vampires.name} vs {game.werewolves.name}"
     if game.winner is None:
-        outcome = f"draw by {game.termination}"
+        outcome = f"draw by {game.termination.value}"
     else:
-        winner = game.vampires if game.winner == "vampires" else game.werewolves
-        outcome = f"{winner.name} ({game.winner}) wins by {game.termination}"
+        winner = game.side(game.winner)
+        side = game.winner.name.lower()
+        outcome = f"{winner.name} ({side}) wins by {game.termination.value}"
     line = f"{game.key} on {game.map}: {names}: {outcome} after {game.plies} plies"
     if game.abnormal:
         line += f": {game.reason}"

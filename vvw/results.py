@@ -3,23 +3,29 @@
 game it finished. ``vvw tournament``, ``vvw tournament report`` and
 ``benchmarks/strength.py`` all read and write it.
 
-The header (``"type": "run"``) says what was planned: participants and their commands,
-format, maps, rounds, seed, settings, SPRT; a game line (``"type": "game"``) says which
-scheduled game it is (``key``), who played which side with what seed, the map and battle
-seed, the result, termination and reason, plies, longest thinks, and where its
-transcript and the bots' output are.
+The header (``"type": "run"``) says the file's ``version`` and what was planned:
+participants and their commands, format, maps, rounds, seed, settings, SPRT; a game line
+(``"type": "game"``) says which scheduled game it is (``key``), who played which side
+with what seed, the map and battle seed, the winner (``"vampires"``, ``"werewolves"`` or
+``null``), the termination (a :class:`~engine.result.Termination`'s value) and reason,
+plies, longest thinks, and where its transcript and the bots' output are. The reader
+gives back a :class:`GameLine` with the winner a :class:`~engine.kinds.Kind` and the
+termination a ``Termination``; a file of a newer version is refused.
 """
 
 import json
 import os
+from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
 import attrs
 
+from engine import Kind, Termination
+
 VERSION = 1
-NORMAL_ENDINGS = frozenset({"elimination", "ply limit", "game time limit"})
-"""Terminations by the board or the clock of the rules; anything else is abnormal."""
+"""The version this module writes in the header. It reads this one; a file without a
+version (written before versions) is version 1."""
 
 
 class ResultsFileError(ValueError):
@@ -53,9 +59,9 @@ class GameLine:
     battle_seed: int | None
     vampires: Side = attrs.field(converter=lambda s: s if isinstance(s, Side) else Side(**s))
     werewolves: Side = attrs.field(converter=lambda s: s if isinstance(s, Side) else Side(**s))
-    winner: str | None
-    """``"vampires"``, ``"werewolves"``, or ``None`` for a draw."""
-    termination: str
+    winner: Kind | None
+    """The winning side, ``None`` for a draw (or an aborted game)."""
+    termination: Termination
     reason: str = ""
     plies: int = 0
     transcript: str | None = None
@@ -69,23 +75,26 @@ class GameLine:
 
     @property
     def abnormal(self) -> bool:
-        return self.termination not in NORMAL_ENDINGS
+        return self.termination.is_abnormal
 
     @property
     def names(self) -> tuple[str, str]:
         return (self.vampires.name, self.werewolves.name)
 
+    def side(self, species: Kind) -> Side:
+        """The side that played ``species``."""
+        return self.vampires if species is Kind.VAMPIRES else self.werewolves
+
     def score_of(self, name: str) -> float:
         """1 for a win of ``name``, ½ for a draw, 0 for a loss."""
         if self.winner is None:
             return 0.5
-        winner = self.vampires if self.winner == "vampires" else self.werewolves
-        return 1.0 if winner.name == name else 0.0
+        return 1.0 if self.side(self.winner).name == name else 0.0
 
     def loser(self) -> Side | None:
         if self.winner is None:
             return None
-        return self.werewolves if self.winner == "vampires" else self.vampires
+        return self.side(Kind.WEREWOLVES if self.winner is Kind.VAMPIRES else Kind.VAMPIRES)
 
 
 @attrs.frozen
@@ -111,6 +120,10 @@ class Header:
 
 
 def _jsonable(value: Any) -> Any:
+    if isinstance(value, Kind):
+        return value.name.lower()
+    if isinstance(value, Enum):
+        return value.value
     if attrs.has(type(value)):
         return {k: _jsonable(v) for k, v in attrs.asdict(value, recurse=False).items()}
     if isinstance(value, (list, tuple)):
@@ -120,13 +133,40 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def _line(kind: str, value: Any) -> str:
-    return json.dumps({"type": kind, **_jsonable(value)}, ensure_ascii=False) + "\n"
+def _line(kind: str, value: Any, **extra: Any) -> str:
+    return json.dumps({"type": kind, **extra, **_jsonable(value)}, ensure_ascii=False) + "\n"
 
 
 def _build(cls: type, fields: dict[str, Any]) -> Any:
     known = {field.name for field in attrs.fields(cls)}
     return cls(**{k: v for k, v in fields.items() if k in known})
+
+
+def _header(path: Path, fields: dict[str, Any]) -> Header:
+    version = fields.pop("version", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ValueError(f"version {version!r} is not a version number")
+    if version > VERSION:
+        raise ResultsFileError(
+            f"{path}: results file version {version} is newer than this vvw reads"
+            f" ({VERSION}): upgrade vvw"
+        )
+    header: Header = _build(Header, fields)
+    return header
+
+
+_WINNERS = {"vampires": Kind.VAMPIRES, "werewolves": Kind.WEREWOLVES, None: None}
+
+
+def _game(fields: dict[str, Any]) -> GameLine:
+    """A game line's fields, the winner and the termination given back as enums."""
+    winner = fields.get("winner")
+    if winner not in _WINNERS:
+        raise ValueError(f"winner {winner!r} is not vampires, werewolves or null")
+    fields["winner"] = _WINNERS[winner]
+    fields["termination"] = Termination(fields.get("termination"))  # ValueError if unknown
+    line: GameLine = _build(GameLine, fields)
+    return line
 
 
 def read_results(path: Path) -> tuple[Header, list[GameLine]]:
@@ -146,9 +186,11 @@ def read_results(path: Path) -> tuple[Header, list[GameLine]]:
             fields = json.loads(line)
             kind = fields.pop("type")
             if kind == "run":
-                header = _build(Header, fields)
+                header = _header(path, fields)
             elif kind == "game":
-                games.append(_build(GameLine, fields))
+                games.append(_game(fields))
+        except ResultsFileError:
+            raise
         except (ValueError, TypeError, KeyError, AttributeError) as error:
             if number == len(lines):  # no newline after it: cut short by a kill
                 break
@@ -240,7 +282,7 @@ class ResultsWriter:
             self._file: IO[str] = path.open("a", encoding="utf-8")
         else:
             self._file = path.open("w", encoding="utf-8")
-            self._write(_line("run", header))
+            self._write(_line("run", header, version=VERSION))
 
     def _write(self, text: str) -> None:
         self._file.write(text)

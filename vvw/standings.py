@@ -178,9 +178,8 @@ def format_text(table: Standings) -> str:
             loser = game.loser()
             who = f"{loser.name} loses" if loser else "no winner"
             where = game.logs or game.transcript or "no files kept"
-            lines.append(
-                f"  {game.key} on {game.map}: {who} by {game.termination}: {game.reason} [{where}]"
-            )
+            how = f"{game.termination.value}: {game.reason}"
+            lines.append(f"  {game.key} on {game.map}: {who} by {how} [{where}]")
     return "\n".join(lines)
 
 
@@ -234,7 +233,7 @@ def to_json(table: Standings) -> dict[str, Any]:
             {
                 "key": g.key,
                 "map": g.map,
-                "termination": g.termination,
+                "termination": g.termination.value,
                 "reason": g.reason,
                 "logs": g.logs,
                 "transcript": g.transcript,

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import Termination
 from tests.helpers.processes import processes_mentioning
 from vvw.results import read_results
 
@@ -144,7 +145,7 @@ def test_a_worker_killed_mid_game_costs_that_game_only_played_again_and_counted_
     assert len(games) == header.games == 6 and len({g.key for g in games}) == 6
     (again,) = [g for g in games if g.retries]
     assert again.retries == 1 and "s" in again.names
-    assert again.loser().name == "s" and again.termination == "time forfeit"
+    assert again.loser().name == "s" and again.termination is Termination.TIME_FORFEIT
     assert all(not g.abnormal or g.loser().name == "s" for g in games)
     assert processes_mentioning(str(tmp_path)) == []
 
@@ -232,5 +233,5 @@ def test_a_shipped_bot_runs_from_its_folder_and_its_crash_is_its_loss_not_a_retr
     _, games = read_results(results)
     assert len(games) == 2
     for game in games:
-        assert game.termination == "crash" and game.loser().name == "bad"
+        assert game.termination is Termination.CRASH and game.loser().name == "bad"
         assert game.retries == 0 and "exited with code 3" in game.reason

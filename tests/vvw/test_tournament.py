@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import Kind, Termination
 from tests.helpers.processes import processes_mentioning
 from vvw.cli import main
 from vvw.mapchoice import resolve_maps
@@ -91,7 +92,7 @@ def test_a_crashing_bot_loses_its_games_and_the_run_goes_on(tmp_path, capsys):
     assert code == 0
     header, games = read_results(results)
     assert len(games) == header.games == 6
-    crashes = [g for g in games if g.termination == "crash"]
+    crashes = [g for g in games if g.termination is Termination.CRASH]
     assert len(crashes) == 4 and all(g.loser().name == "bad" for g in crashes)
     assert all("exited with code 3" in g.reason for g in crashes)
     for game in crashes:
@@ -266,7 +267,7 @@ def test_progress_lines_print_names_as_they_are(capsys):
         vampires=Side("[bold]a", "x"),
         werewolves=Side("b", "y"),
         winner=None,
-        termination="ply limit",
+        termination=Termination.PLY_LIMIT,
     )
     header = Header(
         participants=[("[bold]a", "x"), ("b", "y")],
@@ -296,8 +297,8 @@ def test_the_standings_count_each_participants_late_turns_and_its_slowest_think(
             battle_seed=1,
             vampires=a,
             werewolves=b,
-            winner="vampires",
-            termination="elimination",
+            winner=Kind.VAMPIRES,
+            termination=Termination.ELIMINATION,
         )
 
     games = [
@@ -393,8 +394,8 @@ def _run(path: Path, seed: int, move_time: float = 2.0, command: str = "x") -> P
                 battle_seed=seed,
                 vampires=Side(first, commands[first]),
                 werewolves=Side(second, commands[second]),
-                winner="vampires",
-                termination="elimination",
+                winner=Kind.VAMPIRES,
+                termination=Termination.ELIMINATION,
             )
         )
     writer.close()

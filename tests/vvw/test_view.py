@@ -1,5 +1,7 @@
 """The game viewer without a browser: its events, the replay file, the live hub and HTTP."""
 
+import base64
+import gzip
 import io
 import json
 import re
@@ -10,17 +12,17 @@ import pytest
 import trio
 
 from engine import Rules
-from engine.mapfile import load_map
-from protocol.transcript import Ply, Result, read_transcript
+from engine.mapfile import GameMap, load_map
+from protocol.transcript import Frame, Ply, Result, read_transcript
 from server.events import Seated, fan_out
 from server.serving import Transcripts, serve
 from server.settings import Settings
-from tests.helpers.serving import results_into
-from tests.server.fakes import FakeBot, random_policy
+from tests.helpers.serving import Seats, results_into
+from tests.server.fakes import FakeBot, Policy, mov, random_policy, scripted
 from vvw.cli import main
 from vvw.commands.proxy import Trace, run_proxy
 from vvw.view.live import QUEUE, LiveHub, serve_view
-from vvw.view.model import view_events
+from vvw.view.model import SHOWN_BYTES, view_events
 from vvw.view.page import page
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
@@ -53,6 +55,73 @@ def transcript(tmp_path_factory) -> Path:
     return path
 
 
+def served_game(
+    folder: Path,
+    game_map: GameMap,
+    alice: Policy,
+    bob: Policy,
+    *,
+    bob_delay: float = 0.0,
+    max_plies: int = 40,
+) -> Path:
+    """One game on our server between two fake bots, ``alice`` the vampires and ``bob`` the
+    werewolves (``bob_delay`` seconds of thinking each turn); its transcript, kept."""
+
+    async def play() -> None:
+        settings = Settings(seed=3, rules=Rules(max_plies=max_plies))
+        seats = Seats()
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(
+                partial(
+                    serve,
+                    game_map,
+                    settings,
+                    port=0,
+                    transcripts=Transcripts(folder, keep_all=True),
+                    events=lambda event: seats(event) if isinstance(event, Seated) else None,
+                )
+            )
+            for seat, (name, policy, delay) in enumerate(
+                ((b"alice", alice, 0.0), (b"bob", bob, bob_delay))
+            ):
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+                nursery.start_soon(FakeBot(stream, name, policy, delay=delay).run)
+                await seats.events[seat].wait()
+
+    folder.mkdir(parents=True, exist_ok=True)
+    before = set(folder.glob("*.jsonl"))
+    trio.run(play)
+    [path] = set(folder.glob("*.jsonl")) - before
+    return path
+
+
+ILLEGAL = mov((0, 0, 99, 1, 1))
+"""A ply that breaks rule 3 on testmap: the werewolves hold no (0,0)."""
+GARBAGE = b"MOX\x01junk"
+"""Bytes that are no message (an unknown command)."""
+
+
+def faulty_game(folder: Path, sent: bytes) -> Path:
+    """A game on testmap that bob (the werewolves) loses on his third turn by sending ``sent``."""
+    bob = scripted({2: sent}, random_policy(2))
+    return served_game(folder, load_map(MAPS / "testmap.xml"), random_policy(1), bob)
+
+
+def boards_after_each_ply(events: list[dict]) -> list[set[tuple[int, int, int, int]]]:
+    """The board after each ply event, rebuilt from the start and the plies' changes."""
+    board = {(x, y): (kind, n) for x, y, kind, n in events[0]["board"]}
+    boards = []
+    for event in events:
+        if event["type"] == "ply":
+            for x, y, kind, n in event["changes"]:
+                if kind:
+                    board[x, y] = (kind, n)
+                else:
+                    del board[x, y]
+            boards.append({(x, y, kind, n) for (x, y), (kind, n) in board.items()})
+    return boards
+
+
 def _embedded(html: str) -> dict:
     found = re.search(r'<script id="vvw-config" type="application/json">(.*?)</script>', html, re.S)
     assert found is not None
@@ -71,13 +140,73 @@ def test_the_events_start_from_the_map_and_follow_every_ply_to_the_result(transc
     plies = [r for r in records if isinstance(r, Ply)]
     shown = [e for e in events if e["type"] == "ply"]
     assert len(shown) == len(plies) > 0
-    for record, event in zip(plies, shown, strict=True):
+    for record, event, board in zip(plies, shown, boards_after_each_ply(events), strict=True):
         assert event["moves"] == [list(move) for move in record.moves]
-        assert sorted(map(tuple, event["board"])) == sorted(
-            (x, y, int(kind), n) for x, y, kind, n in record.board or ()
-        )
+        assert board == {(x, y, int(kind), n) for x, y, kind, n in record.board or ()}
     [result] = [r for r in records if isinstance(r, Result)]
     assert events[-1]["type"] == "result" and events[-1]["plies"] == result.plies
+    assert events[-1]["refused"] is None  # an elimination or the ply limit: no turn refused
+
+
+def test_a_ply_s_changes_list_only_the_cells_it_changed(transcript) -> None:
+    events = view_events(read_transcript(transcript))
+    before = {(x, y, kind, n) for x, y, kind, n in events[0]["board"]}
+    for event, after in zip(
+        [e for e in events if e["type"] == "ply"], boards_after_each_ply(events), strict=True
+    ):
+        changed = {(x, y) for x, y, _, _ in event["changes"]}
+        assert changed == {(x, y) for x, y, _, _ in before ^ after}
+        before = after
+
+
+def test_each_ply_carries_its_think_time_from_the_upd_sent_to_the_mov_received(
+    tmp_path,
+) -> None:
+    delay = 0.05
+    path = served_game(
+        tmp_path,
+        load_map(MAPS / "testmap.xml"),
+        random_policy(1),
+        random_policy(2),
+        bob_delay=delay,
+        max_plies=6,
+    )
+    plies = [e for e in view_events(read_transcript(path)) if e["type"] == "ply"]
+    assert [e["side"] for e in plies] == ["vampires", "werewolves"] * 3
+    assert all(e["think"] is not None and e["think"] >= 0 for e in plies)
+    assert all(e["think"] >= delay for e in plies if e["side"] == "werewolves")
+
+
+def test_an_illegal_ply_ends_the_game_with_the_turn_refused_and_the_rule_broken(tmp_path):
+    path = faulty_game(tmp_path, ILLEGAL)
+    result = view_events(read_transcript(path))[-1]
+    assert result["termination"] == "illegal ply" and result["loser"] == "werewolves"
+    assert "rule 3" in result["detail"]
+    refused = result["refused"]
+    assert refused["side"] == "werewolves" and refused["moves"] == [[0, 0, 99, 1, 1]]
+    assert [frame["hex"] for frame in refused["received"]] == [ILLEGAL.hex(" ")]
+
+
+def test_a_protocol_error_ends_the_game_with_the_bytes_received(tmp_path) -> None:
+    path = faulty_game(tmp_path, GARBAGE)
+    records = read_transcript(path)
+    [garbled] = [r for r in records if isinstance(r, Frame) and r.command is None]
+    result = view_events(records)[-1]
+    assert result["termination"] == "protocol error" and result["loser"] == "werewolves"
+    refused = result["refused"]
+    assert refused["side"] == "werewolves" and refused["moves"] == []
+    assert refused["received"] == [
+        {"text": garbled.text, "hex": garbled.raw.hex(" "), "bytes": len(garbled.raw)}
+    ]
+    assert GARBAGE.startswith(garbled.raw)
+
+
+def test_a_refused_frame_shows_at_most_its_first_bytes(tmp_path) -> None:
+    long = mov(*[(0, 0, 1, 1, 1)] * 100)  # 504 bytes, and illegal
+    path = faulty_game(tmp_path, long)
+    [received] = view_events(read_transcript(path))[-1]["refused"]["received"]
+    assert received["bytes"] == len(long) > SHOWN_BYTES
+    assert received["hex"] == long[:SHOWN_BYTES].hex(" ")
 
 
 def test_vvw_replay_writes_one_page_holding_every_event(transcript, tmp_path, capsys) -> None:
@@ -85,7 +214,11 @@ def test_vvw_replay_writes_one_page_holding_every_event(transcript, tmp_path, ca
     assert main(["replay", str(transcript), "-o", str(target)]) == 0
     html = target.read_text(encoding="utf-8")
     assert not re.search(r"(src|href)=|@import|url\(", html)  # nothing to fetch
-    assert _embedded(html) == {"events": view_events(read_transcript(transcript))}
+    embedded = _embedded(html)
+    assert embedded["events"] == view_events(read_transcript(transcript))
+    assert embedded["transcript"]["name"] == transcript.name
+    packed = base64.b64decode(embedded["transcript"]["gzip"])
+    assert gzip.decompress(packed) == transcript.read_bytes()  # to download, byte for byte
     assert str(target) in capsys.readouterr().out
 
 

@@ -13,9 +13,19 @@ from queue import Queue
 import pytest
 import trio
 
+from engine.mapgen import generate_map
 from protocol.transcript import Ply, read_transcript
+from tests.server.fakes import random_policy
+from tests.vvw.test_view import (
+    GARBAGE,
+    ILLEGAL,
+    boards_after_each_ply,
+    faulty_game,
+    served_game,
+)
 from vvw.cli import main
 from vvw.view.live import LiveHub, serve_view
+from vvw.view.model import view_events
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 KINDS = {1: "humans", 2: "vampires", 3: "werewolves"}
@@ -110,6 +120,8 @@ def test_a_replay_steps_through_the_game_with_its_counts_cells_and_arrows(
         "#arrows g.arrow", "gs => gs.map(g => [g.dataset.from, g.dataset.to, g.dataset.count])"
     )
     assert arrows == [[f"{m.x},{m.y}", f"{m.tx},{m.ty}", str(m.count)] for m in first.moves]
+    page.click("#cells-box summary")  # open "occupied cells"
+    page.wait_for_selector("#cells tbody tr")  # drawn when it opens
     cells = page.eval_on_selector_all(
         "#cells tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
     )
@@ -125,6 +137,9 @@ def test_a_replay_steps_through_the_game_with_its_counts_cells_and_arrows(
     page.keyboard.press("End")
     assert page.text_content("#ply") == page.text_content("#ply-count")
     assert "win" in page.text_content("#result") or "draw" in page.text_content("#result")
+    # The chart has its axes: the counts from 0 up, the plies from 0 to the last.
+    labels = page.eval_on_selector_all("#chart text", "ts => ts.map(t => t.textContent)")
+    assert labels.count("0") == 2 and str(len(plies)) in labels
     page.keyboard.press("Home")
     page.keyboard.press(" ")  # play
     page.wait_for_function("Number(document.getElementById('ply').textContent) >= 2")
@@ -184,3 +199,204 @@ def test_the_live_view_shows_a_game_in_progress_and_follows_its_plies(browser, t
         page.close()
     finally:
         server.stop()
+
+
+def _replay(transcript: Path, folder: Path) -> Path:
+    html = folder / (transcript.stem + ".html")
+    assert main(["replay", str(transcript), "-o", str(html)]) == 0
+    return html
+
+
+@pytest.fixture(scope="module")
+def dense(tmp_path_factory) -> Path:
+    """A 40 × 40 game on a crowded map (240 houses), random plies with splits: its transcript."""
+    game_map = generate_map(40, 40, 120, seed=4)
+    folder = tmp_path_factory.mktemp("dense")
+    return served_game(folder, game_map, random_policy(1), random_policy(2), max_plies=24)
+
+
+COUNTS = """ts => ts.map(t => {
+    const b = t.getBoundingClientRect();
+    return [Number(t.dataset.x), Number(t.dataset.y), t.textContent,
+            b.left, b.top, b.right, b.bottom];
+})"""
+BOXES = """es => es.map(e => {
+    const b = e.getBoundingClientRect();
+    return [b.left, b.top, b.right, b.bottom];
+})"""
+UNDER = """() => {
+    // For each count drawn, the colours the board paints under its text (the board is a
+    // canvas of its own, under the counts: no glyph in it).
+    const canvas = document.getElementById("board"), at = canvas.getBoundingClientRect();
+    const image = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+    const colour = (x, y) => {
+        const i = (Math.floor(y - at.top) * image.width + Math.floor(x - at.left)) * 4;
+        return `rgb(${image.data[i]}, ${image.data[i + 1]}, ${image.data[i + 2]})`;
+    };
+    return [...document.querySelectorAll("#counts text")].map((t) => {
+        const b = t.getBoundingClientRect(), seen = new Set();
+        for (let x = Math.ceil(b.left); x < b.right; x++) {
+            for (let y = Math.ceil(b.top); y < b.bottom; y++) seen.add(colour(x, y));
+        }
+        return [t.textContent, [...seen]];
+    });
+}"""
+KIND_COLOURS = {"rgb(109, 143, 58)", "rgb(198, 40, 40)", "rgb(21, 101, 192)"}
+
+
+def _painted(page) -> None:
+    """Wait until the page has painted what it scheduled for the next frame (zoom, pan)."""
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_a_40_by_40_replay_at_1400_by_900_draws_every_count_inside_its_cell(
+    browser, dense, tmp_path
+) -> None:
+    events = view_events(read_transcript(dense))
+    boards = [{(x, y, k, n) for x, y, k, n in events[0]["board"]}, *boards_after_each_ply(events)]
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(_replay(dense, tmp_path).as_uri())
+    frame = page.locator("#board-frame").bounding_box()
+    assert frame["width"] > 700  # the board takes more than half of the window's width
+    size = frame["width"] / 40
+    assert frame["height"] == pytest.approx(40 * size)
+    badges_seen = 0
+    for ply, board in enumerate(boards):
+        if ply:
+            page.keyboard.press("ArrowRight")
+        assert page.text_content("#ply") == str(ply)
+        counts = page.eval_on_selector_all("#counts text", COUNTS)
+        # Every count is drawn, and is the count of its cell.
+        assert sorted((x, y, text) for x, y, text, *_ in counts) == sorted(
+            (x, y, str(n)) for x, y, _, n in board
+        )
+        for x, y, _, left, top, right, bottom in counts:
+            cell_left, cell_top = frame["x"] + x * size, frame["y"] + y * size
+            assert cell_left <= left and right <= cell_left + size
+            assert cell_top <= top and bottom <= cell_top + size
+            assert bottom - top >= 10  # legible: the issue saw numbers about 8 pixels high
+        boxes = [tuple(count[3:]) for count in counts]
+        assert not any(_overlap(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+        # No move's badge covers a count.
+        badges = page.eval_on_selector_all("#badges rect", BOXES)
+        assert not any(_overlap(badge, box) for badge in badges for box in boxes)
+        badges_seen += len(badges)
+    assert badges_seen > len(boards) // 2  # most plies' moves do show their counts
+    # Each count lies on its own cell as the board paints it: its kind's colour all under it.
+    for _, colours in page.evaluate(UNDER):
+        assert len(colours) == 1 and colours[0] in KIND_COLOURS
+    page.screenshot(path=str(tmp_path / "dense.png"))
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def wide(tmp_path_factory) -> Path:
+    """A short game on a 150 × 150 map: its transcript."""
+    game_map = generate_map(150, 150, 100, seed=2)
+    folder = tmp_path_factory.mktemp("wide")
+    return served_game(folder, game_map, random_policy(1), random_policy(2), max_plies=4)
+
+
+def test_a_big_map_shows_its_counts_zoomed_in_each_on_its_cell_and_pans(
+    browser, wide, tmp_path
+) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(_replay(wide, tmp_path).as_uri())
+    assert page.eval_on_selector_all("#counts text", "ts => ts.length") == 0
+    assert "zoom in" in page.text_content("#hint")
+    for _ in range(4):
+        page.keyboard.press("+")
+    _painted(page)
+    assert page.eval_on_selector_all("#counts text", "ts => ts.length") > 0
+    assert page.text_content("#hint") == ""
+
+    def shown() -> list:
+        counts = page.eval_on_selector_all("#counts text", COUNTS)
+        for x, y, text, left, top, right, bottom in counts:
+            # What the pointer finds under a count is that cell and that count.
+            page.mouse.move((left + right) / 2, (top + bottom) / 2)
+            assert page.text_content("#hover").startswith(f"({x},{y}): {text} ")
+        for _, colours in page.evaluate(UNDER):
+            assert len(colours) == 1 and colours[0] in KIND_COLOURS
+        return sorted((x, y) for x, y, *_ in counts)
+
+    before = shown()
+    frame = page.locator("#board-frame").bounding_box()
+    middle = (frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2)
+    page.mouse.move(*middle)
+    page.mouse.down()
+    page.mouse.move(middle[0] - 300, middle[1] - 200, steps=5)
+    page.mouse.up()
+    _painted(page)
+    after = shown()
+    assert after and after != before
+    page.keyboard.press("0")  # the whole board again
+    _painted(page)
+    assert page.eval_on_selector_all("#counts text", "ts => ts.length") == 0
+    page.close()
+
+
+def test_a_click_in_the_move_list_shows_that_ply(browser, transcript, tmp_path) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(_replay(transcript, tmp_path).as_uri())
+    plies = [r for r in read_transcript(transcript) if isinstance(r, Ply)]
+    row = page.locator('#move-list tbody tr[data-ply="4"]').first
+    assert (
+        row.locator("td").nth(1).text_content()
+        == {"vampires": "V", "werewolves": "W"}[plies[3].side.name.lower()]
+    )
+    row.click()
+    assert page.text_content("#ply") == "4"
+    assert "current" in row.get_attribute("class")
+    shown = page.eval_on_selector_all("#arrows g.arrow", "gs => gs.map(g => g.dataset.count)")
+    assert shown == [str(move.count) for move in plies[3].moves]
+    page.keyboard.press("ArrowRight")  # the keys go on from there
+    assert page.text_content("#ply") == "5"
+    assert "current" in page.locator('#move-list tr[data-ply="5"]').first.get_attribute("class")
+    page.close()
+
+
+@pytest.mark.parametrize(
+    ("sent", "says"),
+    [
+        (ILLEGAL, ["win by illegal ply", "rule 3", "MOV 1: (0,0) 99"]),
+        (GARBAGE, ["win by protocol error", "unknown command", "[4d 4f 58]"]),
+    ],
+    ids=["illegal ply", "protocol error"],
+)
+def test_the_last_ply_says_how_the_game_ended(browser, sent, says, tmp_path) -> None:
+    transcript = faulty_game(tmp_path / "game", sent)
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(_replay(transcript, tmp_path).as_uri())
+    page.keyboard.press("End")
+    last = page.text_content("#ply")
+    rows = page.locator(f'#move-list tr[data-ply="{last}"]')
+    assert rows.count() == 2  # the refused turn, and the end of the game under it
+    assert rows.nth(0).text_content().startswith(f"{last}W")
+    assert "refused" in rows.nth(0).text_content()
+    end = rows.nth(1).text_content()
+    assert end.startswith("✗ game over: vampires (alice) win by ")
+    assert all(words in end for words in says)
+    assert "game over" in page.text_content("#ply-side")
+    refused = page.eval_on_selector_all("#arrows g.arrow.refused", "gs => gs.length")
+    assert refused == (1 if sent == ILLEGAL else 0)
+    page.keyboard.press("ArrowLeft")  # the ply before: no end
+    assert "game over" not in page.text_content("#ply-side")
+    page.close()
+
+
+def test_the_transcript_downloads_from_the_page_byte_for_byte(
+    browser, transcript, tmp_path
+) -> None:
+    page = browser.new_page(accept_downloads=True)
+    page.goto(_replay(transcript, tmp_path).as_uri())
+    page.wait_for_selector("#download:not([hidden])")
+    with page.expect_download() as download:
+        page.click("#download")
+    assert download.value.suggested_filename == transcript.name
+    assert Path(download.value.path()).read_bytes() == transcript.read_bytes()
+    page.close()

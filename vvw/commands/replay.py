@@ -1,6 +1,8 @@
 """``vvw replay FILE``: a game's transcript as one self-contained HTML page."""
 
 import argparse
+import base64
+import gzip
 import sys
 import webbrowser
 from pathlib import Path
@@ -20,7 +22,9 @@ def write_replay(transcript: Path, target: Path) -> int:
     events = view_events(read_transcript(transcript))
     if not events or events[0]["type"] != "start":
         raise TranscriptError(f"{transcript}: no game to show (no MAP message in it)")
-    write_file(target, page({"events": events}).encode())
+    packed = gzip.compress(transcript.read_bytes(), compresslevel=9, mtime=0)
+    embedded = {"name": transcript.name, "gzip": base64.b64encode(packed).decode("ascii")}
+    write_file(target, page({"events": events, "transcript": embedded}).encode())
     return sum(1 for event in events if event["type"] in ("ply", "skip"))
 
 
@@ -47,8 +51,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "replay",
         help="write a game's replay as one HTML page",
         description="Turn a transcript (.jsonl from vvw serve/match --transcript) into one "
-        "self-contained HTML page: the board ply by ply, moves as arrows, battles with their "
-        "odds, the counts over the game. Opens from disk; no network, no server.",
+        "self-contained HTML page: the board ply by ply (zoom and pan on big maps), moves as "
+        "arrows, battles with their odds, the move list with think times and how the game "
+        "ended, the counts over the game, and the transcript to download. Opens from disk; "
+        "no network, no server.",
     )
     parser.add_argument("file", help="a transcript (.jsonl)")
     parser.add_argument(

@@ -7,10 +7,18 @@ events*, small JSON-ready dicts the page in ``page.html`` understands:
   (from the first ``MAP`` sent); ``board`` holds ``[x, y, kind, count]`` cells, kind 1 for
   humans, 2 vampires, 3 werewolves;
 - ``{"type": "names", "names"}`` when a player's name arrives after the start;
-- ``{"type": "ply", "ply", "side", "moves", "battles", "board"}`` after each ply
-  (``moves`` as ``[x, y, count, tx, ty]``; ``board`` the whole board after it);
+- ``{"type": "ply", "ply", "side", "moves", "battles", "think", "violation", "changes"}``
+  after each ply: ``moves`` as ``[x, y, count, tx, ty]``; ``think`` the seconds from the
+  UPD sent to the MOV received (``None`` when unknown); ``violation`` the rule the ply
+  breaks as our referee judges it (a proxy's game on another server), else ``None``;
+  ``changes`` the cells the ply changed, ``[x, y, kind, count]`` with kind and count 0 for
+  a cell it emptied (the page keeps the boards; a big map's replay stays small);
 - ``{"type": "skip", "ply", "side"}`` for a turn without a reply;
-- ``{"type": "result", "winner", "termination", "detail", "plies", "text"}`` at the end.
+- ``{"type": "result", "winner", "loser", "termination", "detail", "plies", "text",
+  "refused"}`` at the end; ``refused`` is the turn that lost the game when the loser sent
+  something in it (an illegal ply, bytes that are no message): ``{"side", "moves",
+  "received"}``, ``received`` the frames as ``{"text", "hex", "bytes"}`` (``hex`` cut to
+  :data:`SHOWN_BYTES`), else ``None``.
 
 A replay file embeds all of a game's events; the live view pushes them as they come. Both
 draw the same page, so they show the same thing.
@@ -19,29 +27,62 @@ draw the same page, so they show the same thing.
 from collections.abc import Iterable
 from typing import Any
 
-from engine import GameState, Kind
-from protocol.codec import FROM_SERVER, Decoder, End, ProtocolError
+from engine import GameState, Kind, Termination, opponent
+from protocol.codec import FROM_BOT, FROM_SERVER, Decoder, End, Mov, ProtocolError
 from protocol.session import ClientSession, GameStarted, SessionError, YourTurn
-from protocol.transcript import Frame, Header, Player, Ply, Record, Result, Skip
+from protocol.transcript import IN, OUT, Frame, Header, Player, Ply, Record, Result, Skip
 
 ViewEvent = dict[str, Any]
+Board = dict[tuple[int, int], tuple[int, int]]
+"""A board as the builder keeps it: ``(x, y) → (kind, count)`` for non-empty cells."""
+
+SHOWN_BYTES = 64
+"""Bytes of a refused frame the page shows (a bot may send kilobytes of garbage)."""
+RECEIVED_FRAMES = 4
+"""Frames of the refused turn the page shows, the last ones."""
+
+_FAULTS = frozenset(
+    termination.value
+    for termination in (
+        Termination.ILLEGAL_PLY,
+        Termination.PROTOCOL_ERROR,
+        Termination.TIME_FORFEIT,
+        Termination.DISCONNECT,
+        Termination.CRASH,
+    )
+)
+"""Terminations where the loser's own turn lost the game (what it sent, if anything, shows)."""
 
 
 def _name(kind: Kind | None) -> str | None:
     return None if kind is None else kind.name.lower()
 
 
-def _server_messages(raw: bytes) -> list[Any]:
-    """The server messages in one frame's bytes (none if they are not valid)."""
+def _messages(raw: bytes, direction: str) -> list[Any]:
+    """The messages in one frame's bytes (none if they are not valid)."""
     try:
-        return Decoder(FROM_SERVER).feed(raw)
+        return Decoder(FROM_SERVER if direction == OUT else FROM_BOT).feed(raw)
     except ProtocolError:
         return []
 
 
-def _cells(state: GameState) -> list[list[int]]:
+def _board(state: GameState) -> Board:
     cols = state.cols
-    return sorted([pos % cols, pos // cols, int(kind), count] for pos, kind, count in state.cells)
+    return {(pos % cols, pos // cols): (int(kind), count) for pos, kind, count in state.cells}
+
+
+def _cells(board: Board) -> list[list[int]]:
+    return [[x, y, kind, count] for (x, y), (kind, count) in sorted(board.items())]
+
+
+def _changes(before: Board, after: Board) -> list[list[int]]:
+    """The cells that differ, ``[x, y, kind, count]``; kind and count 0 for an emptied cell."""
+    changed = [
+        [x, y, *after.get((x, y), (0, 0))]
+        for (x, y) in before.keys() | after.keys()
+        if before.get((x, y)) != after.get((x, y))
+    ]
+    return sorted(changed)
 
 
 class ViewBuilder:
@@ -55,10 +96,20 @@ class ViewBuilder:
         """The board as the server told it (the first side's frames only)."""
         self._side: Kind | None = None
         self._started = False
-        self._waiting: ViewEvent | None = None
-        """A ply whose board the writer could not see (a proxy's): it waits for the UPD."""
+        self._board: Board = {}
+        """The board after the last ply shown: what the next ply's changes are taken from."""
+        self._waiting: tuple[ViewEvent, Board] | None = None
+        """A ply whose board the writer could not see (a proxy's), and the board before it:
+        it waits for the UPD."""
         self._one_sided = False
         """A proxy's or an agent's transcript: one bot's side, no result line."""
+        self._asked_at: dict[Kind, float] = {}
+        """When each side was last sent an UPD: its think time runs from there."""
+        self._moved_at: dict[Kind, float] = {}
+        """When each side's last MOV was received."""
+        self._turn_frames: dict[Kind, list[Frame]] = {}
+        """What each side sent since its last turn was played: the refused turn, if the
+        game ends on it."""
 
     @property
     def finished(self) -> bool:
@@ -85,14 +136,24 @@ class ViewBuilder:
                 self.names[side.name.lower()] = record.name
                 if self._started:
                     return [{"type": "names", "names": dict(self.names)}]
+            case Frame(direction="in", side=Kind() as side):
+                self._turn_frames.setdefault(side, []).append(record)
+                if record.command == "MOV":
+                    self._moved_at[side] = record.t
             case Frame(direction="out"):
+                if record.side is not None and record.command == "UPD":
+                    self._asked_at[record.side] = record.t
+                elif record.side is not None and record.command == "MAP":
+                    self._turn_frames.pop(record.side, None)  # its NME is no turn of the game
                 return self._server_frame(record)
             case Ply() if self._started:
+                self._turn_frames.pop(record.side, None)
                 return self._ply(record)
             case Skip() if self._started:
+                self._turn_frames.pop(record.side, None)
                 return [{"type": "skip", "ply": record.ply_number, "side": _name(record.side)}]
             case Result():
-                return [_result(record)]
+                return [self._result(record)]
         return []
 
     def _server_frame(self, frame: Frame) -> list[ViewEvent]:
@@ -101,32 +162,43 @@ class ViewBuilder:
         if frame.side != self._side:  # the other side was told the same board
             return []
         made: list[ViewEvent] = []
-        for message in _server_messages(frame.raw):
+        for message in _messages(frame.raw, OUT):
             try:
                 event = self._session.receive(message)
             except SessionError:  # a server that contradicted the game: show what came before
                 return made
             if isinstance(event, GameStarted) and not self._started:
                 self._started = True
-                state = event.state
+                self._board = _board(event.state)
                 made.append(
                     {
                         "type": "start",
                         "map": self._map,
-                        "rows": state.rows,
-                        "cols": state.cols,
-                        "board": _cells(state),
+                        "rows": event.state.rows,
+                        "cols": event.state.cols,
+                        "board": _cells(self._board),
                         "names": dict(self.names),
                     }
                 )
             elif isinstance(event, YourTurn) and self._waiting is not None:
                 # The UPD after a ply the writer could not see the end of: its board.
-                self._waiting["board"] = _cells(event.state)
-                made.append(self._waiting)
+                waiting, before = self._waiting
+                self._board = _board(event.state)
+                waiting["changes"] = _changes(before, self._board)
+                made.append(waiting)
                 self._waiting = None
             elif isinstance(message, End) and self._one_sided and self._started:
                 made.append(_ended())
         return made
+
+    def _think(self, ply: Ply) -> float | None:
+        """The ply's think time: as the writer measured it, else from the frames' times."""
+        if ply.think is not None:
+            return round(ply.think, 4)
+        asked, moved = self._asked_at.get(ply.side), self._moved_at.get(ply.side)
+        if asked is None or moved is None or moved < asked:
+            return None
+        return round(moved - asked, 4)
 
     def _ply(self, ply: Ply) -> list[ViewEvent]:
         event: ViewEvent = {
@@ -147,13 +219,56 @@ class ViewBuilder:
                 }
                 for b in ply.battles
             ],
-            "board": None,
+            "think": self._think(ply),
+            "violation": ply.violation,
+            "changes": None,
         }
         if ply.board is None:
-            self._waiting = event
+            self._waiting = (event, self._board)
             return []
-        event["board"] = sorted([x, y, int(kind), count] for x, y, kind, count in ply.board)
+        after = {(x, y): (int(kind), count) for x, y, kind, count in ply.board}
+        event["changes"] = _changes(self._board, after)
+        self._board = after
         return [event]
+
+    def _result(self, result: Result) -> ViewEvent:
+        winner = _name(result.winner)
+        if winner is None:
+            text = f"draw ({result.termination}) after {result.plies} plies"
+        else:
+            text = f"{winner} win by {result.termination} after {result.plies} plies"
+        loser = None if result.winner is None else opponent(result.winner)
+        return {
+            "type": "result",
+            "winner": winner,
+            "loser": _name(loser),
+            "termination": result.termination,
+            "detail": result.detail,
+            "plies": result.plies,
+            "text": text,
+            "refused": self._refused(loser) if result.termination in _FAULTS else None,
+        }
+
+    def _refused(self, loser: Kind | None) -> ViewEvent | None:
+        """The turn that lost the game, as the loser sent it; ``None`` if it sent nothing."""
+        sent = self._turn_frames.get(loser) if loser is not None else None
+        if not sent:
+            return None
+        messages = [message for frame in sent for message in _messages(frame.raw, IN)]
+        last = [message for message in messages if isinstance(message, Mov)][-1:]
+        moves = [list(move) for message in last for move in message.moves]
+        return {
+            "side": _name(loser),
+            "moves": moves,
+            "received": [
+                {
+                    "text": frame.text,
+                    "hex": frame.raw[:SHOWN_BYTES].hex(" "),
+                    "bytes": len(frame.raw),
+                }
+                for frame in sent[-RECEIVED_FRAMES:]
+            ],
+        }
 
 
 def _ended() -> ViewEvent:
@@ -161,26 +276,12 @@ def _ended() -> ViewEvent:
     return {
         "type": "result",
         "winner": None,
+        "loser": None,
         "termination": "end",
         "detail": "",
         "plies": None,
         "text": "game over (END received; the result is the server's)",
-    }
-
-
-def _result(result: Result) -> ViewEvent:
-    winner = _name(result.winner)
-    if winner is None:
-        text = f"draw ({result.termination}) after {result.plies} plies"
-    else:
-        text = f"{winner} win by {result.termination} after {result.plies} plies"
-    return {
-        "type": "result",
-        "winner": winner,
-        "termination": result.termination,
-        "detail": result.detail,
-        "plies": result.plies,
-        "text": text,
+        "refused": None,
     }
 
 

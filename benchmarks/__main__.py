@@ -3,5 +3,5 @@
 print(
     "benchmarks: python -m benchmarks.engine | benchmarks.referee | benchmarks.agents"
     " | benchmarks.strength | benchmarks.memory"
-    " | benchmarks.cluster | benchmarks.target_maps   (each takes --help)"
+    " | benchmarks.cluster | benchmarks.target_maps | benchmarks.viewer   (each takes --help)"
 )

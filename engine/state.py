@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import NamedTuple
 
+from engine.drawing import BoardCell, draw_board
 from engine.kinds import EMPTY, HUMANS, VAMPIRES, WEREWOLVES, Kind
 
 MAX_COUNT = 255
@@ -204,19 +205,19 @@ class GameState:
         """The same board at another ply number (a skipped turn advances the ply)."""
         return GameState.trusted(self.rows, self.cols, self._cells, ply, self.contents)
 
-    def draw(self) -> str:
-        """The grid as text: one line per row, ``.`` for empty, ``H4``/``V12``/``W3`` otherwise."""
-        grid = self.contents
-        width = max([len(f"{Kind(k).letter}{n}") for k, n in grid.values()] + [1])
-        lines = []
-        for y in range(self.rows):
-            row = []
-            for x in range(self.cols):
-                kind, count = grid.get(y * self.cols + x, (EMPTY, 0))
-                text = f"{Kind(kind).letter}{count}" if count else "."
-                row.append(text.rjust(width))
-            lines.append(" ".join(row))
-        return "\n".join(lines)
+    def draw(self, *, coordinates: bool = False, indent: str = "") -> str:
+        """The board as text (:func:`engine.drawing.draw_board`): one line per row, ``.``
+        for empty, ``H4``/``V12``/``W3`` otherwise; with ``coordinates``, x and y labelled."""
+        return "\n".join(
+            draw_board(
+                self.rows, self.cols, self.board_cells(), coordinates=coordinates, indent=indent
+            )
+        )
+
+    def board_cells(self) -> list[BoardCell]:
+        """The non-empty cells as ``(x, y, kind, count)``, row-major."""
+        cols = self.cols
+        return [(pos % cols, pos // cols, Kind(kind), n) for pos, kind, n in self.cells]
 
 
 # Slot setters: the only writes to a state, made while it is being built.

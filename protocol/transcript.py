@@ -21,6 +21,7 @@ from typing import IO, Any
 import attrs
 
 from engine import Battle, BattleOutcome, GameState, Kind, Move, win_probability
+from engine.drawing import BoardCell
 from protocol.codec import Message, describe, message_name
 
 FORMAT = "vvw-transcript"
@@ -33,10 +34,6 @@ IN = "in"
 """A frame's ``dir`` for bytes the bot sent (bot → server)."""
 OUT = "out"
 """A frame's ``dir`` for bytes the bot was sent (server → bot)."""
-
-BoardCell = tuple[int, int, Kind, int]
-"""A non-empty cell of a board as written: ``(x, y, kind, count)``."""
-
 
 class TranscriptError(Exception):
     """A file, or one line of it, that is not a transcript: ``str()`` is one line saying why."""
@@ -165,8 +162,7 @@ def _side(kind: Kind | None) -> str | None:
 
 def board_cells(state: GameState) -> list[list[int]]:
     """The board as written: ``[x, y, kind, count]`` per non-empty cell, row-major."""
-    cols = state.cols
-    return [[pos % cols, pos // cols, int(kind), count] for pos, kind, count in state.cells]
+    return [[x, y, int(kind), count] for x, y, kind, count in state.board_cells()]
 
 
 def battle_fields(battle: Battle, outcome: BattleOutcome | None) -> dict[str, Any]:

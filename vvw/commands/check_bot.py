@@ -31,6 +31,7 @@ import attrs
 import trio
 
 from engine import GameState, Kind, Move, apply_ply, end_of_game, find_violation
+from engine.drawing import draw_board
 from engine.mapfile import GameMap
 from engine.mapgen import generate_map
 from engine.movegen import random_ply
@@ -55,7 +56,6 @@ from protocol.codec import (
 from server.processes import BotProcess, start_bot, stop_bot
 from vvw.argtypes import positive_float, positive_int
 from vvw.bots import BUILTIN, bot_command
-from vvw.commands.log import draw_board
 
 STEPS = {
     1: "connects and sends a well-formed NME",
@@ -244,7 +244,7 @@ class Game:
                     (pos % state.cols, pos // state.cols, Kind(kind), n)
                     for pos, kind, n in state.cells
                 ]
-                board = "\n".join(draw_board(state.rows, state.cols, board_cells, " " * 8))
+                board = "\n".join(draw_board(state.rows, state.cols, board_cells, indent=" " * 8))
             else:
                 board = "        " + describe(Map(map_cells(self.state)))
             raise StepFailed(

@@ -10,11 +10,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from engine import Kind
+from engine.drawing import draw_board
 from engine.result import printable
 from protocol.codec import ALL
 from protocol.transcript import (
     IN,
-    BoardCell,
     Frame,
     Header,
     Note,
@@ -30,18 +30,6 @@ from protocol.transcript import (
 
 def _side(kind: Kind | None) -> str:
     return "-" if kind is None else kind.name.lower()
-
-
-def draw_board(rows: int, cols: int, cells: Iterable[BoardCell], indent: str = "") -> list[str]:
-    """The board as text with coordinates: ``.`` empty, ``H4``/``V12``/``W3`` otherwise."""
-    content = {(x, y): f"{kind.letter}{count}" for x, y, kind, count in cells}
-    width = max([len(text) for text in content.values()] + [len(str(cols - 1)), 1])
-    label = len(str(rows - 1))
-    out = [indent + " " * (label + 1) + " ".join(str(x).rjust(width) for x in range(cols))]
-    for y in range(rows):
-        row = " ".join(content.get((x, y), ".").rjust(width) for x in range(cols))
-        out.append(f"{indent}{str(y).rjust(label)} {row}")
-    return out
 
 
 class Renderer:

@@ -22,7 +22,7 @@ from typing import TextIO
 
 import trio
 
-from engine import Kind
+from engine import GameState, Kind
 from protocol.codec import describe
 from protocol.transcript import IN
 from protocol.watch import (
@@ -38,7 +38,6 @@ from protocol.watch import (
     moves_text,
 )
 from vvw.argtypes import port_number
-from vvw.commands.log import draw_board
 from vvw.commands.serve import add_view_arguments, os_error_in
 from vvw.paths import PathError, make_folder
 from vvw.view.live import LiveHub, serve_view
@@ -94,12 +93,12 @@ class Trace:
                     f" on {state.rows} × {state.cols}{where}"
                 ]
                 if not self.quiet:
-                    out += self._board(label, state.rows, state.cols, state.cells)
+                    out += self._board(label, state)
                 return out
             case Told(_, species, state):
                 if self.quiet:
                     return []
-                board = self._board(label, state.rows, state.cols, state.cells)
+                board = self._board(label, state)
                 return [f"{'':8}board the {species.name.lower()} play on:", *board] if board else []
             case Played():
                 return self._played(label, head, event)
@@ -128,19 +127,15 @@ class Trace:
                 f" {battle.defender.name.lower()}: the next UPD tells the outcome"
             )
         if played.after is not None:
-            after = played.after
-            board = self._board(label, after.rows, after.cols, after.cells)
+            board = self._board(label, played.after)
             out += [f"{'':8}board after it:", *board] if board else []
         return out
 
-    def _board(
-        self, label: str, rows: int, cols: int, cells: tuple[tuple[int, int, int], ...]
-    ) -> list[str]:
-        if not self.boards or self._shown.get(label) == cells:
+    def _board(self, label: str, state: GameState) -> list[str]:
+        if not self.boards or self._shown.get(label) == state.cells:
             return []
-        self._shown[label] = cells
-        board = [(pos % cols, pos // cols, Kind(kind), n) for pos, kind, n in cells]
-        return draw_board(rows, cols, board, indent=" " * 8)
+        self._shown[label] = state.cells
+        return state.draw(coordinates=True, indent=" " * 8).splitlines()
 
     def show(self, label: str, events: list[Event]) -> None:
         for event in events:

@@ -5,8 +5,9 @@ the arena asks the bot to move with a real deadline (``monotonic() + move_time``
 its reply and tells the game. So an arena game is the server's game: a late reply skips
 the turn (or loses, with :attr:`OnTimeout.FORFEIT`), a ply whose UPD could not be sent
 loses, the game clock runs. Only what a socket would show differs: a bot that raises
-loses by :attr:`Termination.CRASH`, a reply that is not a sequence of moves by
-:attr:`Termination.ILLEGAL_PLY`. Used by the tests and by the strength benchmarks.
+loses by :attr:`Termination.CRASH`, a reply that is no ply (read by :func:`engine.as_ply`,
+as everywhere) by :attr:`Termination.ILLEGAL_PLY`. Used by the tests and by the strength
+benchmarks.
 """
 
 import logging
@@ -14,7 +15,17 @@ import time
 from collections.abc import Callable
 
 from agents.base import Agent
-from engine import Game, GameResult, GameState, Limits, Move, OnTimeout, Ply, Rules, Termination
+from engine import (
+    Game,
+    GameResult,
+    GameState,
+    Limits,
+    MalformedPly,
+    OnTimeout,
+    Rules,
+    Termination,
+    as_ply,
+)
 from engine.game import DEFAULT_LIMITS
 from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap
@@ -97,23 +108,13 @@ def drive(
             game.lose(species, Termination.CRASH, f"raised {error!r}")
             break
         answered = time.monotonic()
-        ply = _as_ply(reply)
-        if ply is None:
-            game.lose(species, Termination.ILLEGAL_PLY, f"malformed ply: {reply!r}")
+        try:
+            ply = as_ply(reply)
+        except MalformedPly as error:
+            game.lose(species, Termination.ILLEGAL_PLY, f"malformed ply: {error}")
             break
         game.reply(ply, answered - asked, answered - began)
     result = game.result
     assert result is not None
     log.info("%s", result.summary())
     return result
-
-
-def _as_ply(reply: object) -> Ply | None:
-    """``reply`` as a ply if it is a sequence of five-integer moves, else ``None``."""
-    try:
-        moves = tuple(Move(*move) for move in reply)  # type: ignore[attr-defined]
-    except TypeError:
-        return None
-    if all(isinstance(value, int) for move in moves for value in move):
-        return moves
-    return None

@@ -37,7 +37,7 @@ import attrs
 import trio
 
 from agents.base import Agent
-from engine import GameState, Kind, Move, Ply, find_violation
+from engine import GameState, Kind, MalformedPly, Ply, as_ply, find_violation
 from engine.movegen import group_moves, random_ply
 from protocol.codec import FROM_SERVER, Decoder, Message, Mov, Nme, ProtocolError, encode
 from protocol.session import ClientSession, GameOver, GameStarted, Goodbye, YourTurn
@@ -90,14 +90,20 @@ def fallback_ply(state: GameState, rng: random.Random) -> Ply:
     return ()
 
 
-def _as_ply(value: object) -> Ply | None:
-    """The agent's answer as a tuple of Moves, or ``None`` if it is not a sequence of 5-tuples."""
-    if not isinstance(value, tuple | list):
-        return None
+def _judged(done: bool, answer: object, state: GameState) -> tuple[Ply | None, str]:
+    """The agent's answer as the ply to send, or ``None`` and why a fallback goes instead."""
+    if not done:
+        return None, "is late"
+    if isinstance(answer, BaseException):
+        return None, f"failed ({answer!r})"
     try:
-        return tuple(Move(*(int(v) for v in move)) for move in value)
-    except (TypeError, ValueError):
-        return None
+        ply = as_ply(answer)
+    except MalformedPly as error:
+        return None, f"chose {answer!r}: {error}"
+    violation = find_violation(state, ply)
+    if violation is not None:
+        return None, f"chose {answer!r} ({violation})"
+    return ply, ""
 
 
 class _Thinker:
@@ -195,16 +201,9 @@ class _Connection:
             log.warning("%s replied after the server had moved on: no MOV sent", self.agent.name)
             self.summary.overtaken += 1
             return
-        ply = _as_ply(answer) if done else None
-        violation = find_violation(state, ply) if ply is not None else None
-        if ply is None or violation is not None:
-            if not done:
-                log.warning("%s is late: sending a fallback ply", self.agent.name)
-            elif isinstance(answer, BaseException):
-                log.warning("%s failed (%r): sending a fallback ply", self.agent.name, answer)
-            else:
-                why = violation or "not a sequence of moves"
-                log.warning("%s chose %r (%s): sending a fallback", self.agent.name, answer, why)
+        ply, why = _judged(done, answer, state)
+        if ply is None:
+            log.warning("%s %s: sending a fallback ply", self.agent.name, why)
             ply = fallback_ply(state, self.rng)
             self.summary.fallbacks += 1
         await self.stream.send_all(encode(Mov(tuple((*move,) for move in ply))))

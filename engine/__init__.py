@@ -20,7 +20,7 @@ from engine.battle import (
 from engine.ending import EndReason, GameEnd, end_of_game, totals, winner_by_count
 from engine.game import MAX_UPDATE_CELLS, Game, Limits, OnTimeout, Turn
 from engine.kinds import EMPTY, HUMANS, VAMPIRES, WEREWOLVES, Kind, opponent
-from engine.legality import IllegalPly, Rule, check_ply, find_violation
+from engine.legality import IllegalPly, MalformedPly, Rule, as_ply, check_ply, find_violation
 from engine.resolution import Battle, PlyResult, apply_ply, ply_outcomes, resolve_ply
 from engine.result import GameResult, PlayerRecord, Termination
 from engine.rules import Rules, Variant
@@ -42,6 +42,7 @@ __all__ = [
     "IllegalPly",
     "Kind",
     "Limits",
+    "MalformedPly",
     "Move",
     "OnTimeout",
     "PlayerRecord",
@@ -53,6 +54,7 @@ __all__ = [
     "Turn",
     "Variant",
     "apply_ply",
+    "as_ply",
     "battle_outcomes",
     "check_ply",
     "end_of_game",

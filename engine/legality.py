@@ -4,10 +4,12 @@ Checking is separate from applying. :func:`find_violation` returns the first bro
 rule (or ``None``); :func:`check_ply` raises it. A ply that breaks a rule loses the game.
 """
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Iterable, Sequence
 from enum import Enum
+from typing import Any
 
-from engine.state import MAX_COUNT, GameState, Move
+from engine.state import MAX_COUNT, GameState, Move, Ply
 
 
 class Rule(Enum):
@@ -57,23 +59,49 @@ class IllegalPly(Exception):
         return hash((self.rule, self.move, self.detail))
 
 
-def _as_moves(ply: Sequence[Move]) -> Sequence[Move]:
-    """``ply`` as :class:`Move` values; ``TypeError`` if it is not a sequence of five integers."""
-    if not isinstance(ply, Sequence) or isinstance(ply, str | bytes):
-        raise TypeError(f"a ply is a sequence of moves, got {type(ply).__name__}")
-    if all(type(move) is Move for move in ply):
-        moves = ply
-    else:
-        moves = []
-        for move in ply:
-            if not isinstance(move, Sequence) or len(move) != 5:
-                raise TypeError(f"a move is five integers (x, y, count, tx, ty), got {move!r}")
-            moves.append(Move(*move))
-    for move in moves:
-        for value in move:
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise TypeError(f"a move is five integers (x, y, count, tx, ty), got {move!r}")
-    return moves
+class MalformedPly(TypeError):
+    """A reply that is no ply at all (not moves of five integers), so no rule can judge it."""
+
+
+def as_ply(value: object) -> Ply:
+    """``value`` read as a ply: the one reading of a bot's reply, for the engine, the bots'
+    client and the arena alike.
+
+    A ply is any iterable of moves but text; a move is any iterable of exactly five
+    integers (a :class:`Move`, a tuple, a list; integers of numpy too). A float is refused,
+    never truncated, and so is a bool: :class:`MalformedPly` says what is wrong.
+    """
+    if isinstance(value, tuple | list) and all(
+        type(move) is Move and all(type(number) is int for number in move) for move in value
+    ):
+        return tuple(value)
+    if isinstance(value, str | bytes | bytearray) or not isinstance(value, Iterable):
+        raise MalformedPly(f"a ply is a sequence of moves, got {_shown(value)}")
+    return tuple(_as_move(move) for move in value)
+
+
+def _as_move(value: Any) -> Move:
+    try:
+        if isinstance(value, str | bytes | bytearray):
+            raise TypeError
+        numbers = tuple(value)
+        if len(numbers) != 5:
+            raise TypeError
+        return Move(*(_integer(number) for number in numbers))
+    except TypeError:
+        message = f"a move is five integers (x, y, count, tx, ty), got {_shown(value)}"
+        raise MalformedPly(message) from None
+
+
+def _integer(value: Any) -> int:
+    if isinstance(value, bool):
+        raise TypeError("a bool is not a count or a coordinate")
+    return operator.index(value)
+
+
+def _shown(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def find_violation(
@@ -83,12 +111,12 @@ def find_violation(
     """The first rule ``ply`` breaks when ``state.to_move`` plays it, or ``None`` if legal.
 
     Checks run in rule-book order: rule 1, then rules 2–4 move by move, then 5, 6, 7.
-    Raises ``TypeError`` if ``state`` is not a :class:`GameState` or ``ply`` is not a
-    sequence of moves of five integers (plain 5-tuples are read as moves).
+    Raises ``TypeError`` if ``state`` is not a :class:`GameState`, :class:`MalformedPly` (a
+    ``TypeError``) if ``ply`` is no ply (:func:`as_ply`: plain 5-tuples are read as moves).
     """
     if not isinstance(state, GameState):
         raise TypeError(f"state must be a GameState, got {type(state).__name__}")
-    ply = _as_moves(ply)
+    ply = as_ply(ply)
     if not ply:
         return IllegalPly(Rule.EMPTY_PLY, None, "the ply has no moves")
     rows, cols = state.rows, state.cols

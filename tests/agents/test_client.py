@@ -279,8 +279,9 @@ class Faulty(Recorder):
         (),
         None,
         "not a ply",
+        ((4, 3, 3.9, 4, 2),),  # read as engine.as_ply reads it: refused, never truncated to 3
     ],
-    ids=["raises", "illegal", "empty", "none", "garbage"],
+    ids=["raises", "illegal", "empty", "none", "garbage", "a float"],
 )
 async def test_an_agent_that_fails_gets_a_legal_fallback_ply(answer: object) -> None:
     async with trio.open_nursery() as nursery:

@@ -3,7 +3,17 @@
 import pytest
 from hypothesis import given, settings
 
-from engine import GameState, IllegalPly, Move, Rule, check_ply, find_violation, ply_outcomes
+from engine import (
+    GameState,
+    IllegalPly,
+    MalformedPly,
+    Move,
+    Rule,
+    as_ply,
+    check_ply,
+    find_violation,
+    ply_outcomes,
+)
 from engine.testing.strategies import states_and_plies
 from tests.helpers.boards import board
 
@@ -213,3 +223,49 @@ def test_exact_distributions_refuse_an_illegal_ply() -> None:
     assert raised.value.rule == Rule.TOO_FEW
     with pytest.raises(TypeError, match="rules must be a Rules"):
         ply_outcomes(BOARD, (Move(0, 0, 1, 1, 0),), "spec")
+
+
+class Index:
+    """An integer of another library (numpy's int64, say): it has ``__index__``."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        [[0, 0, 1, 1, 0]],
+        ((0, 0, 1, 1, 0),),
+        (Move(0, 0, 1, 1, 0),),
+        [(Index(0), Index(0), Index(1), Index(1), Index(0))],
+        (move for move in [(0, 0, 1, 1, 0)]),
+    ],
+    ids=["lists", "tuples", "moves", "other integers", "a generator"],
+)
+def test_a_reply_of_moves_of_five_integers_reads_as_a_ply_of_python_integers(reply) -> None:
+    ply = as_ply(reply)
+    assert ply == (Move(0, 0, 1, 1, 0),)
+    assert all(type(move) is Move and all(type(v) is int for v in move) for move in ply)
+
+
+@pytest.mark.parametrize(
+    ("reply", "words"),
+    [
+        ([(0, 0, 1.0, 1, 0)], "a move is five integers (x, y, count, tx, ty), got (0, 0, 1.0"),
+        ([(0, 0, True, 1, 0)], "a move is five integers"),
+        ([(0, 0, 1, 1)], "a move is five integers"),
+        (["0 0 1 1 0"], "a move is five integers"),
+        ("0 0 1 1 0", "a ply is a sequence of moves, got '0 0 1 1 0'"),
+        (None, "a ply is a sequence of moves, got None"),
+        ([list(range(100))], "…"),
+    ],
+    ids=["a float", "a bool", "four numbers", "text as a move", "text", "None", "a long one"],
+)
+def test_what_is_no_ply_is_malformed_never_truncated_or_guessed(reply, words: str) -> None:
+    with pytest.raises(MalformedPly) as raised:
+        as_ply(reply)
+    assert words in str(raised.value) and len(str(raised.value)) < 120

@@ -30,7 +30,6 @@ import os
 import random
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -41,7 +40,6 @@ from engine import GameState, Kind, MalformedPly, Ply, as_ply, find_violation
 from engine.movegen import group_moves, random_ply
 from protocol.codec import FROM_SERVER, Decoder, Message, Mov, Nme, ProtocolError, encode
 from protocol.session import ClientSession, GameOver, GameStarted, Goodbye, YourTurn
-from protocol.watch import ConnectionWatch
 
 log = logging.getLogger(__name__)
 
@@ -320,31 +318,6 @@ async def _converse(
             return
 
 
-class RecordedStream(trio.abc.Stream):
-    """A stream whose traffic, both ways, a :class:`ConnectionWatch` writes down as it goes."""
-
-    def __init__(self, stream: trio.abc.Stream, watch: ConnectionWatch) -> None:
-        self.stream = stream
-        self.watch = watch
-
-    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
-        await self.stream.send_all(data)
-        self.watch.from_bot(bytes(data))
-
-    async def wait_send_all_might_not_block(self) -> None:
-        await self.stream.wait_send_all_might_not_block()
-
-    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
-        data = await self.stream.receive_some(max_bytes)
-        if data:
-            self.watch.from_server(bytes(data))
-        return data
-
-    async def aclose(self) -> None:
-        self.watch.close()
-        await self.stream.aclose()
-
-
 async def play(
     agent: Agent,
     host: str = DEFAULT_HOST,
@@ -354,15 +327,16 @@ async def play(
     time_budget: float = DEFAULT_TIME_BUDGET,
     games: int | None = None,
     seed: int | None = None,
-    transcript_dir: Path | None = None,
+    wrap_stream: Callable[[trio.abc.Stream, int], trio.abc.Stream] | None = None,
 ) -> Summary:
     """Connect over TCP and play; ``OSError`` if the server cannot be reached.
 
     ``games=None`` plays what one connection offers. ``games=N`` plays N games, connecting
     again (for up to :data:`RECONNECT_TIME` seconds) when the server closes the connection
-    after a finished game, as the course server's auto-restart expects. With
-    ``transcript_dir``, each game's traffic as this bot saw it is written there, in the
-    transcript format of our server (:mod:`protocol.transcript`).
+    after a finished game, as the course server's auto-restart expects. ``wrap_stream``
+    is given each new connection and the number of games played before it, and returns the
+    stream to play on (``vvw agent --transcript`` writes the traffic down so:
+    :func:`vvw.watching.recording`). Raises what :func:`play_on` raises.
     """
     summary = Summary()
     first = True
@@ -373,11 +347,8 @@ async def play(
             break
         stream: trio.abc.Stream = connection
         first = False
-        if transcript_dir is not None:
-            watch = ConnectionWatch(
-                transcript_dir, "agent", peer=f"{host}:{port}", first_game=summary.games + 1
-            )
-            stream = RecordedStream(stream, watch)
+        if wrap_stream is not None:
+            stream = wrap_stream(stream, summary.games)
         async with stream:
             await play_on(
                 stream,

@@ -1,26 +1,28 @@
-"""The transcript format: one game's traffic as JSON Lines, its writer and its typed reader.
+"""The transcript format: one game's traffic as JSON Lines, its lines made and read, sans I/O.
 
-Our server, ``vvw proxy`` and ``vvw agent --transcript`` write it; ``vvw log show`` and the
-tests read it, all through this module. One JSON object per line, each flushed at once (a
-game can be followed while it is written; nothing is lost on Ctrl-C). The first line is the
-``header``, which names the format and its :data:`VERSION`; the others, in time order, are
-``player``, ``frame``, ``ply``, ``skip``, ``note`` and ``result`` lines. docs/protocol.md
-describes every field.
+Our server, ``vvw proxy`` and ``vvw agent --transcript`` write it; ``vvw log show``, the
+viewer and the tests read it, all through this module. One JSON object per line; the first
+line is the ``header``, which names the format and its :data:`VERSION`; the others, in time
+order, are ``player``, ``frame``, ``ply``, ``skip``, ``note`` and ``result`` lines.
+docs/protocol.md describes every field.
 
-The reader turns each line into a typed record (:class:`Header`, :class:`Frame`…) and
-refuses anything else with a one-line :class:`TranscriptError` that names the line and the
-field: a gzipped file, a JSON list, an XML map, a results file, a field of the wrong type.
+Nothing here opens a file or reads a clock. :class:`TranscriptWriter` gives each line it
+makes to the caller's sink, timed on the caller's clock; :class:`TranscriptReader` is fed
+a file's bytes and answers typed records (:class:`Header`, :class:`Frame`…), refusing
+anything else with a one-line :class:`TranscriptError` that names the file, the line and
+the field: a gzipped file, a JSON list, an XML map, a results file, a field of the wrong
+type. The files are written by :mod:`server.transcript` and :mod:`vvw.watching`, read and
+followed by :mod:`vvw.transcripts`.
 """
 
 import json
-import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from pathlib import Path
-from typing import IO, Any
+from collections.abc import Callable, Mapping, Sequence
+from enum import Enum
+from typing import Any
 
 import attrs
 
-from engine import Battle, BattleOutcome, GameState, Kind, Move, win_probability
+from engine import Battle, BattleOutcome, GameResult, GameState, Kind, Move, win_probability
 from engine.drawing import BoardCell
 from protocol.codec import Message, describe, message_name
 
@@ -34,6 +36,7 @@ IN = "in"
 """A frame's ``dir`` for bytes the bot sent (bot → server)."""
 OUT = "out"
 """A frame's ``dir`` for bytes the bot was sent (server → bot)."""
+
 
 class TranscriptError(Exception):
     """A file, or one line of it, that is not a transcript: ``str()`` is one line saying why."""
@@ -180,43 +183,47 @@ def battle_fields(battle: Battle, outcome: BattleOutcome | None) -> dict[str, An
     }
 
 
-def _create_new(path: Path) -> tuple[Path, IO[str]]:
-    """Open a file that did not exist: ``path``, else ``path`` with ``-2``, ``-3``… added."""
-    candidate, number = path, 1
-    while True:
-        try:
-            return candidate, candidate.open("x", encoding="utf-8")
-        except FileExistsError:
-            number += 1
-            candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+def jsonable(value: Any) -> Any:
+    """``value`` as plain JSON data: a :class:`Kind` by its name (``"vampires"``), any other
+    enum by its value, an attrs instance as an object of its fields, tuples as lists."""
+    if isinstance(value, Kind):
+        return value.name.lower()
+    if isinstance(value, Enum):
+        return value.value
+    if attrs.has(type(value)):
+        return {k: jsonable(v) for k, v in attrs.asdict(value, recurse=False).items()}
+    if isinstance(value, dict):
+        return {k: jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return value
+
+
+LineSink = Callable[[str], None]
+"""Where a writer's lines go, each as its JSON text without the newline."""
 
 
 class TranscriptWriter:
-    """Writes one game's lines to ``path`` (created with its folder), or next to it.
+    """Makes one game's lines and gives each to ``sink`` as it is made; sans I/O.
 
-    An existing file is never overwritten: a name already taken gets ``-2``, ``-3``…
-    Times (``t``) are seconds since the writer was made, from ``time.monotonic()``.
+    A line's ``t`` is seconds since ``start`` on the caller's ``clock``: the moment given
+    with the line (``at``), else ``clock()`` when it is written. The writer reads no clock
+    of its own and writes no file: the server's files are :mod:`server.transcript`'s, a
+    watched connection's :mod:`vvw.watching`'s.
     """
 
-    def __init__(self, path: Path, start: float | None = None) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path, file = _create_new(path)
-        self._file: IO[str] | None = file
-        self._start = time.monotonic() if start is None else start
-        self.taps: list[Callable[[str], None]] = []
-        """Functions given each line's JSON text as it is written (the live view)."""
+    def __init__(
+        self, sink: LineSink, clock: Callable[[], float], start: float | None = None
+    ) -> None:
+        self._sink = sink
+        self._clock = clock
+        self._start = clock() if start is None else start
 
     def write(self, kind: str, at: float | None = None, **fields: Any) -> None:
-        """One line; ``at`` is its ``time.monotonic()`` (now if not given)."""
-        if self._file is None:
-            return
-        moment = time.monotonic() if at is None else at
+        """One line of type ``kind``; ``at`` is its moment on the clock (now if not given)."""
+        moment = self._clock() if at is None else at
         line = {"type": kind, "t": round(moment - self._start, 6), **fields}
-        text = json.dumps(line, ensure_ascii=False)
-        self._file.write(text + "\n")
-        self._file.flush()
-        for tap in self.taps:
-            tap(text)
+        self._sink(json.dumps(line, ensure_ascii=False))
 
     def write_header(
         self,
@@ -226,10 +233,11 @@ class TranscriptWriter:
         seed: int | None = None,
         rows: int | None = None,
         cols: int | None = None,
-        settings: Mapping[str, Any] | None = None,
+        settings: Any = None,
         peer: str | None = None,
         at: float | None = None,
     ) -> None:
+        """The first line; ``settings`` any value :func:`jsonable` turns into an object."""
         self.write(
             "header",
             at,
@@ -240,7 +248,7 @@ class TranscriptWriter:
             seed=seed,
             rows=rows,
             cols=cols,
-            settings=dict(settings or {}),
+            settings=jsonable(settings) if settings is not None else {},
             peer=peer,
         )
 
@@ -297,10 +305,9 @@ class TranscriptWriter:
     def note(self, side: Kind | None, text: str, at: float | None = None) -> None:
         self.write("note", at, side=_side(side), text=text)
 
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+    def result(self, result: GameResult, at: float | None = None) -> None:
+        """The last line: the game's :class:`GameResult`, field by field."""
+        self.write("result", at, **jsonable(result))
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -528,31 +535,7 @@ def parse_line(text: str, number: int) -> Record:
     raise TranscriptError(f"{where}: unknown record type {json.dumps(kind)}")
 
 
-def parse_lines(lines: Iterable[str], first: int = 1) -> Iterator[Record]:
-    """The records of ``lines`` (numbered from ``first``); blank lines are skipped."""
-    for number, text in enumerate(lines, first):
-        if text.strip():
-            yield parse_line(text, number)
-
-
 GZIP_MAGIC = b"\x1f\x8b"
-
-
-def check_start(head: bytes, path: Path) -> None:
-    """``TranscriptError`` for a file whose first bytes show it is not a transcript."""
-    if head.startswith(GZIP_MAGIC):
-        raise TranscriptError(f"{path} is gzip-compressed: gunzip it first")
-    if b"\0" in head:
-        raise TranscriptError(f"{path} is a binary file, not a transcript")
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as error:
-        if error.start < len(head) - 4:  # not just a character cut by the read
-            raise TranscriptError(f"{path} is not UTF-8 text, not a transcript") from None
-
-
-FOLLOW_INTERVAL = 0.2
-"""Seconds between two looks at a followed file that has not grown."""
 
 
 def game_over(record: Record, header: Header | None) -> bool:
@@ -564,53 +547,70 @@ def game_over(record: Record, header: Header | None) -> bool:
     return one_sided and isinstance(record, Frame) and record.command == "END"
 
 
-def _parse(path: Path, line: bytes, number: int) -> Record:
-    try:
-        return parse_line(line.decode("utf-8", errors="replace"), number)
-    except TranscriptError as error:
-        raise TranscriptError(f"{path}: {error}") from None
+class TranscriptReader:
+    """A transcript's bytes in, its records out, sans I/O, as :class:`~protocol.codec.Decoder`
+    reads messages: fed the file's bytes in any pieces (all at once, or as a followed file
+    grows), it answers the records of the lines completed so far.
 
-
-def iter_transcript(path: Path, follow: bool = False) -> Iterator[Record]:
-    """The records of a transcript file as they are read.
-
-    A last line without its newline (the writer is still at it) is left out. With
-    ``follow``, waits for more lines until the game is over (:func:`game_over`). Raises
-    :class:`TranscriptError` (one line: the file, the line, the reason) for anything that is
-    not a transcript, ``OSError`` if the file cannot be read.
+    ``name`` (the file's) begins every :class:`TranscriptError`: a file whose first bytes show
+    it is no transcript (gzip, binary, not UTF-8), or a line that is no record. A line
+    without its newline is waited for; :meth:`close` (the end of the file) leaves out a cut
+    last line, unless it is the only one.
     """
-    with path.open("rb") as file:
-        check_start(file.read(512), path)
-        file.seek(0)
-        pending = b""
-        number = 0
-        header: Header | None = None
-        while True:
-            chunk = file.readline()
-            if not chunk:
-                if follow:
-                    time.sleep(FOLLOW_INTERVAL)
-                    continue
-                if number == 0 and not pending.strip():
-                    raise TranscriptError(f"{path} is empty, not a transcript")
-                if number == 0:  # one line without its newline: it must be a header
-                    yield _parse(path, pending, 1)
-                return
-            pending += chunk
-            if not pending.endswith(b"\n"):
-                continue
-            number += 1
-            line, pending = pending, b""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.header: Header | None = None
+        """The header, once read."""
+        self._pending = b""
+        self._lines = 0
+        self._checked = False
+
+    def feed(self, data: bytes) -> list[Record]:
+        """The records of the lines ``data`` completes."""
+        if not data:
+            return []
+        if not self._checked:
+            self._check_start(data)
+        self._pending += data
+        *lines, self._pending = self._pending.split(b"\n")
+        records: list[Record] = []
+        for line in lines:
+            self._lines += 1
             if not line.strip():
                 continue
-            record = _parse(path, line, number)
-            yield record
+            record = self._parse(line, self._lines)
+            records.append(record)
             if isinstance(record, Header):
-                header = record
-            if follow and game_over(record, header):
-                return
+                self.header = record
+        return records
 
+    def close(self) -> list[Record]:
+        """The end of the file: ``TranscriptError`` if it held nothing; a first line without
+        its newline is read (it must be a header), a later one left out (still being
+        written, or cut)."""
+        if self._lines:
+            return []
+        if not self._pending.strip():
+            raise TranscriptError(f"{self.name} is empty, not a transcript")
+        record = self._parse(self._pending, 1)
+        self._lines = 1
+        return [record]
 
-def read_transcript(path: Path) -> list[Record]:
-    """Every record of a transcript file (see :func:`iter_transcript`)."""
-    return list(iter_transcript(path))
+    def _check_start(self, head: bytes) -> None:
+        self._checked = True
+        if head.startswith(GZIP_MAGIC):
+            raise TranscriptError(f"{self.name} is gzip-compressed: gunzip it first")
+        if b"\0" in head:
+            raise TranscriptError(f"{self.name} is a binary file, not a transcript")
+        try:
+            head.decode("utf-8")
+        except UnicodeDecodeError as error:
+            if error.start < len(head) - 4:  # not just a character cut by the read
+                raise TranscriptError(f"{self.name} is not UTF-8 text, not a transcript") from None
+
+    def _parse(self, line: bytes, number: int) -> Record:
+        try:
+            return parse_line(line.decode("utf-8", errors="replace"), number)
+        except TranscriptError as error:
+            raise TranscriptError(f"{self.name}: {error}") from None

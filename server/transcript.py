@@ -1,9 +1,10 @@
 """Our server's transcripts: one file per game in the format of :mod:`protocol.transcript`.
 
-:class:`Transcript` adds what only the referee knows: the settings and seed in the header,
-each ply with the board after it and every random battle's drawn outcome, the
-:class:`GameResult`. :class:`FrameRecorder` holds a connection's frames until its game has a
-transcript.
+:class:`TranscriptFile` is the file (created new, each line flushed; ``vvw proxy`` and
+``vvw agent`` write theirs with it too). :class:`Transcript` adds what only the referee
+knows: the settings and seed in the header, each ply with the board after it and every
+random battle's drawn outcome, the :class:`GameResult`. :class:`FrameRecorder` holds a
+connection's frames until its game has a transcript.
 """
 
 import os
@@ -11,44 +12,75 @@ import time
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-import attrs
-
-from engine import Battle, BattleOutcome, GameResult, GameState, Kind, Move
+from engine import Battle, BattleOutcome, GameState, Kind, Move
 from protocol.codec import Message
-from protocol.transcript import TranscriptWriter
+from protocol.transcript import LineSink, TranscriptWriter
 from server.settings import Settings
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Kind):
-        return value.name.lower()
-    if hasattr(value, "value") and hasattr(value, "name"):  # other enums
-        return value.value
-    if attrs.has(type(value)):
-        return {k: _jsonable(v) for k, v in attrs.asdict(value, recurse=False).items()}
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
+def _create_new(path: Path) -> tuple[Path, IO[str]]:
+    """Open a file that did not exist: ``path``, else ``path`` with ``-2``, ``-3``… added."""
+    candidate, number = path, 1
+    while True:
+        try:
+            return candidate, candidate.open("x", encoding="utf-8")
+        except FileExistsError:
+            number += 1
+            candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
 
 
-class Transcript(TranscriptWriter):
-    """Writes one game's lines to ``path`` (created with its folder), or next to it.
+class TranscriptFile:
+    """A new file of transcript lines at ``path`` (created with its folder), or next to it.
 
-    An existing file is never overwritten: a name already taken gets ``-2``, ``-3``…
+    An existing file is never overwritten: a name already taken gets ``-2``, ``-3``… Each
+    line is flushed as it is written (a game can be followed while it is written; nothing
+    is lost on Ctrl-C), then given to the :attr:`taps`. Lines written after :meth:`close`
+    are dropped.
     """
 
     def __init__(self, path: Path) -> None:
-        super().__init__(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path, file = _create_new(path)
+        self._file: IO[str] | None = file
+        self.taps: list[LineSink] = []
+        """Functions given each line's JSON text as it is written (the live view)."""
+
+    def write_line(self, text: str) -> None:
+        if self._file is None:
+            return
+        self._file.write(text + "\n")
+        self._file.flush()
+        for tap in self.taps:
+            tap(text)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+class Transcript(TranscriptWriter):
+    """One game's transcript file, timed by ``time.monotonic()`` from its creation."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = TranscriptFile(path)
+        super().__init__(self.file.write_line, time.monotonic)
         self.early_frames: list[tuple] = []
         """Frames from before the game, ``(side, time, dir, message, raw)``: written after
         the header."""
 
+    @property
+    def path(self) -> Path:
+        return self.file.path
+
+    @property
+    def taps(self) -> list[LineSink]:
+        return self.file.taps
+
     def header(self, map_name: str, settings: Settings, seed: int) -> None:
-        self.write_header("server", map_name=map_name, seed=seed, settings=_jsonable(settings))
+        self.write_header("server", map_name=map_name, seed=seed, settings=settings)
         for species, at, direction, message, raw in self.early_frames:
             self.frame(species, direction, message, raw, at)
         self.early_frames.clear()
@@ -62,8 +94,8 @@ class Transcript(TranscriptWriter):
     ) -> None:
         self.write_ply(species, after.ply, ply, after, battles)
 
-    def result(self, result: GameResult) -> None:
-        self.write("result", **_jsonable(result))
+    def close(self) -> None:
+        self.file.close()
 
     def discard(self) -> None:
         """Close and delete the file (a normal game whose log was not asked for)."""
@@ -81,7 +113,7 @@ class Transcript(TranscriptWriter):
                 number += 1
                 target = folder / f"{self.path.stem}-{number}{self.path.suffix}"
             os.replace(self.path, target)
-            self.path = target
+            self.file.path = target
         return self.path
 
 

@@ -1,12 +1,14 @@
-"""The transcript format: what the writer writes, the typed reader reads back, field by field;
-anything else is one :class:`TranscriptError` line naming the file, the line and the reason."""
+"""The transcript format, sans I/O: what the writer makes, the typed reader reads back, field
+by field, fed in any pieces; anything else is one :class:`TranscriptError` line naming the
+file, the line and the reason."""
 
 import gzip
 import json
 import random
-from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine import GameState, Kind, Move, apply_ply, resolve_ply
 from protocol.codec import Mov, Upd, encode
@@ -19,18 +21,38 @@ from protocol.transcript import (
     Note,
     Player,
     Ply,
+    Record,
     Skip,
     TranscriptError,
+    TranscriptReader,
     TranscriptWriter,
-    read_transcript,
 )
 
 V, W, H = Kind.VAMPIRES, Kind.WEREWOLVES, Kind.HUMANS
 STATE = GameState.from_cells(3, 4, {(0, 0): (V, 6), (1, 1): (H, 4), (3, 2): (W, 3)})
 
 
-def _write(path: Path) -> TranscriptWriter:
-    writer = TranscriptWriter(path)
+class Clock:
+    """A clock that moves only when told: each line's ``t`` is known."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _read(data: bytes, name: str = "game.jsonl") -> list[Record]:
+    reader = TranscriptReader(name)
+    return [*reader.feed(data), *reader.close()]
+
+
+def _text(lines: list[str]) -> bytes:
+    return "".join(line + "\n" for line in lines).encode()
+
+
+def _write(lines: list[str]) -> TranscriptWriter:
+    writer = TranscriptWriter(lines.append, Clock())
     writer.write_header("proxy", rows=3, cols=4, peer="127.0.0.1:9")
     writer.player(V, "alice", "127.0.0.1:1")
     writer.frame(V, OUT, Upd(()), encode(Upd(())))
@@ -38,9 +60,9 @@ def _write(path: Path) -> TranscriptWriter:
     return writer
 
 
-def test_what_the_writer_writes_the_reader_reads_back(tmp_path):
-    path = tmp_path / "game.jsonl"
-    writer = _write(path)
+def test_what_the_writer_writes_the_reader_reads_back():
+    lines: list[str] = []
+    writer = _write(lines)
     ply = (Move(0, 0, 6, 1, 1),)  # 6 vampires on 4 humans: a sure conversion
     after = apply_ply(STATE, ply, random.Random(1)).state
     writer.write_ply(V, 1, ply, after, think=0.25, violation=None)
@@ -48,8 +70,7 @@ def test_what_the_writer_writes_the_reader_reads_back(tmp_path):
     writer.write_ply(V, 3, (Move(0, 0, 3, 1, 1),), None, [(b, None) for b in battles])
     writer.skip(W, 2)
     writer.note(W, "garbled")
-    writer.close()
-    header, player, upd, bad, certain, gamble, skip, note = read_transcript(path)
+    header, player, upd, bad, certain, gamble, skip, note = _read(_text(lines))
     assert isinstance(header, Header)
     assert (header.version, header.source, header.rows, header.cols) == (VERSION, "proxy", 3, 4)
     assert header.peer == "127.0.0.1:9"
@@ -67,9 +88,19 @@ def test_what_the_writer_writes_the_reader_reads_back(tmp_path):
     assert note == Note(note.t, W, "garbled")
 
 
-def test_an_unversioned_transcript_of_before_reads_as_version_0(tmp_path):
-    path = tmp_path / "old.jsonl"
-    path.write_text(
+def test_lines_are_timed_on_the_callers_clock_from_the_writers_start():
+    lines: list[str] = []
+    clock = Clock()
+    writer = TranscriptWriter(lines.append, clock, start=99.0)
+    writer.note(None, "now")
+    clock.now = 102.5
+    writer.note(None, "later")
+    writer.note(None, "given", at=101.0)
+    assert [json.loads(line)["t"] for line in lines] == [1.0, 3.5, 2.0]
+
+
+def test_an_unversioned_transcript_of_before_reads_as_version_0():
+    data = (
         json.dumps({"type": "header", "t": 0, "map": "m.xml", "seed": 1, "settings": {}})
         + "\n"
         + json.dumps(
@@ -84,18 +115,30 @@ def test_an_unversioned_transcript_of_before_reads_as_version_0(tmp_path):
             }
         )
         + "\n"
-    )
-    header, ply = read_transcript(path)
+    ).encode()
+    header, ply = _read(data)
     assert isinstance(header, Header) and (header.version, header.source) == (0, "server")
     assert isinstance(ply, Ply) and ply.board == ((1, 1, V, 1),)
 
 
-def test_a_cut_last_line_is_left_out(tmp_path):
-    path = tmp_path / "game.jsonl"
-    _write(path).close()
-    with path.open("a") as file:
-        file.write('{"type": "frame", "t": 1')
-    assert len(read_transcript(path)) == 4
+def test_a_cut_last_line_is_left_out():
+    lines: list[str] = []
+    _write(lines)
+    assert len(_read(_text(lines) + b'{"type": "frame", "t": 1')) == 4
+
+
+@given(st.lists(st.integers(1, 400), max_size=8))
+def test_the_reader_reads_the_same_records_whatever_the_pieces_it_is_fed(cuts):
+    lines: list[str] = []
+    _write(lines).write_ply(V, 1, (Move(0, 0, 6, 1, 1),), STATE, think=0.5)
+    data = _text(lines)
+    reader, records = TranscriptReader("game.jsonl"), []
+    start = 0
+    for cut in sorted(cuts):
+        records += reader.feed(data[start:cut])
+        start = max(start, cut)
+    records += reader.feed(data[start:]) + reader.close()
+    assert records == _read(data)
 
 
 NOT_TRANSCRIPTS = {
@@ -142,30 +185,19 @@ NOT_TRANSCRIPTS = {
 
 
 @pytest.mark.parametrize("name", NOT_TRANSCRIPTS)
-def test_a_file_that_is_not_a_transcript_is_one_precise_error(tmp_path, name):
+def test_a_file_that_is_not_a_transcript_is_one_precise_error(name):
     data, reason = NOT_TRANSCRIPTS[name]
-    path = tmp_path / "file.jsonl"
-    path.write_bytes(data)
     with pytest.raises(TranscriptError) as raised:
-        read_transcript(path)
+        _read(data, "runs/file.jsonl")
     message = str(raised.value)
-    assert message.startswith(str(path)) and reason in message and "\n" not in message
+    assert message.startswith("runs/file.jsonl") and reason in message and "\n" not in message
 
 
-def test_the_writer_never_overwrites_a_file(tmp_path):
-    first = TranscriptWriter(tmp_path / "game.jsonl")
-    second = TranscriptWriter(tmp_path / "game.jsonl")
-    assert second.path.name == "game-2.jsonl" and first.path != second.path
-    first.close()
-    second.close()
-
-
-def test_mov_frames_keep_their_bytes(tmp_path):
-    path = tmp_path / "game.jsonl"
-    writer = TranscriptWriter(path)
+def test_mov_frames_keep_their_bytes():
+    lines: list[str] = []
+    writer = TranscriptWriter(lines.append, Clock())
     writer.write_header("agent")
     message = Mov(((1, 2, 3, 2, 2),))
     writer.frame(W, IN, message, encode(message))
-    writer.close()
-    _, frame = read_transcript(path)
+    _, frame = _read(_text(lines))
     assert isinstance(frame, Frame) and frame.raw == encode(message) and "MOV" in frame.text

@@ -11,7 +11,7 @@ from agents.client import play
 from agents.registry import make_agent
 from engine import GameResult, Kind, PlayerRecord, Rules, Termination
 from protocol.codec import Bye, Map, Nme, Upd, encode
-from protocol.transcript import Frame, read_transcript
+from protocol.transcript import Frame
 from server.lobby import MAX_PENDING
 from server.player import MAX_QUEUED
 from server.settings import Settings
@@ -19,6 +19,7 @@ from tests.helpers.serving import MAP, Manual, Seats, fake_bot, start_server
 from tests.server.fakes import FakeBot, mov, scripted
 from vvw.cli import main
 from vvw.commands.log import render
+from vvw.transcripts import read_transcript
 
 FORGER = b"evil\n\x1b[2Jwerewolves (x) win by elimination after 9 plies: ok"
 """A name with a newline and a terminal escape code (clear the screen), forging a line."""

@@ -11,11 +11,12 @@ import trio
 from engine import Kind, Rules, Termination, apply_ply
 from protocol.cells import ply_cells, update_cells
 from protocol.codec import FROM_SERVER, Decoder, Upd
-from protocol.transcript import Frame, Ply, Result, read_transcript
+from protocol.transcript import Frame, Ply, Result
 from server.settings import Settings
 from tests.helpers.maps import load
 from vvw.participants import Participant
 from vvw.playing import play_one
+from vvw.transcripts import read_transcript
 
 MAP = load("testmap")
 

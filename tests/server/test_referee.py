@@ -14,13 +14,14 @@ from engine import Kind, Move, OnTimeout, Rules, Termination, apply_ply
 from engine.mapfile import GameMap
 from protocol.cells import ply_cells, update_cells
 from protocol.codec import Bye, End, Upd, encode
-from protocol.transcript import VERSION, Frame, Header, Ply, Result, read_transcript
+from protocol.transcript import VERSION, Frame, Header, Ply, Result
 from server.lobby import admit, connected, greet
 from server.referee import play_game
 from server.settings import Settings
 from server.transcript import FrameRecorder, Transcript
 from tests.helpers.maps import load
 from tests.server.fakes import CLOSE, FakeBot, mov, random_policy, scripted
+from vvw.transcripts import read_transcript
 
 MAP = load("testmap")
 """5 rows × 6 columns: vampires 3 at (5,4), werewolves 3 at (2,3), humans at (2,2), (4,4)."""

@@ -4,8 +4,9 @@ import trio
 
 from engine import Kind, Termination
 from protocol.codec import Bye, End, Map, Nme, Upd, encode
-from protocol.transcript import Frame, Header, Ply, Result, read_transcript
+from protocol.transcript import Frame, Header, Ply, Result
 from tests.helpers.serving import Manual, Seats, fake_bot, start_server
+from vvw.transcripts import read_transcript
 
 
 async def _read_all(stream) -> bytes:

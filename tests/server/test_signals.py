@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from protocol.codec import FROM_SERVER, Bye, Decoder, End, Map, Nme, Upd, encode
-from protocol.transcript import Result, read_transcript
+from protocol.transcript import Result
+from vvw.transcripts import read_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTMAP = str(ROOT / "maps" / "testmap.xml")

@@ -8,10 +8,12 @@ import trio
 from agents.client import play
 from agents.random_bot import RandomAgent
 from engine import Rules
-from protocol.transcript import Frame, Header, Player, Ply, read_transcript
+from protocol.transcript import Frame, Header, Player, Ply
 from server.serving import Transcripts, serve
 from server.settings import Settings
 from tests.helpers.maps import load
+from vvw.transcripts import read_transcript
+from vvw.watching import recording
 
 MAP = load("testmap")
 
@@ -38,7 +40,7 @@ async def test_each_game_of_an_agent_leaves_a_transcript_of_its_own_side(tmp_pat
                     port,
                     name="mine",
                     games=2,
-                    transcript_dir=tmp_path / "mine",
+                    wrap_stream=recording(tmp_path / "mine", f"127.0.0.1:{port}"),
                 )
             )
             nursery.start_soon(

@@ -9,12 +9,13 @@ from pathlib import Path
 import trio
 
 from engine import Kind, Rules, Termination
-from protocol.transcript import IN, OUT, Frame, Header, Player, Ply, read_transcript
+from protocol.transcript import IN, OUT, Frame, Header, Player, Ply
 from server.events import GameEnded, Seated
 from server.serving import Transcripts, serve
 from server.settings import Settings
 from tests.helpers.maps import load
 from vvw.commands.proxy import Trace, run_proxy, upstream_address
+from vvw.transcripts import read_transcript
 
 MAP = load("testmap")
 

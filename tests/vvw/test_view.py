@@ -13,7 +13,7 @@ import trio
 
 from engine import Rules
 from engine.mapfile import GameMap, load_map
-from protocol.transcript import Frame, Ply, Result, read_transcript
+from protocol.transcript import Frame, Ply, Result
 from server.events import Seated, fan_out
 from server.serving import Transcripts, serve
 from server.settings import Settings
@@ -21,6 +21,7 @@ from tests.helpers.serving import Seats, results_into
 from tests.server.fakes import FakeBot, Policy, mov, random_policy, scripted
 from vvw.cli import main
 from vvw.commands.proxy import Trace, run_proxy
+from vvw.transcripts import read_transcript
 from vvw.view.live import QUEUE, LiveHub, serve_view
 from vvw.view.model import SHOWN_BYTES, view_events
 from vvw.view.page import page

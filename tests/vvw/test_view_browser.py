@@ -14,7 +14,7 @@ import pytest
 import trio
 
 from engine.mapgen import generate_map
-from protocol.transcript import Ply, read_transcript
+from protocol.transcript import Ply
 from tests.server.fakes import random_policy
 from tests.vvw.test_view import (
     GARBAGE,
@@ -24,6 +24,7 @@ from tests.vvw.test_view import (
     served_game,
 )
 from vvw.cli import main
+from vvw.transcripts import read_transcript
 from vvw.view.live import LiveHub, serve_view
 from vvw.view.model import view_events
 

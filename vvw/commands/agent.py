@@ -18,6 +18,7 @@ from protocol.codec import ProtocolError
 from protocol.session import SessionError
 from vvw.argtypes import port_number, positive_float, positive_int
 from vvw.paths import folder_to_write
+from vvw.watching import recording
 
 log = logging.getLogger(__name__)
 
@@ -160,7 +161,7 @@ def run(args: argparse.Namespace, extra: list[str] | None = None, prog: str = "v
             time_budget=args.time_budget,
             games=args.games,
             seed=args.seed,
-            transcript_dir=Path(args.transcript) if args.transcript else None,
+            wrap_stream=recording(Path(args.transcript), where) if args.transcript else None,
         )
     except OSError as error:
         print(f"{prog}: {error.strerror or error}", file=sys.stderr)

@@ -24,8 +24,8 @@ from protocol.transcript import (
     Result,
     Skip,
     TranscriptError,
-    iter_transcript,
 )
+from vvw.transcripts import follow_transcript, iter_transcript
 
 
 def _side(kind: Kind | None) -> str:
@@ -158,7 +158,8 @@ def show(args: argparse.Namespace) -> int:
     path = Path(args.file)
     renderer = Renderer(args.hex, args.boards, args.side, args.message)
     try:
-        for record in iter_transcript(path, follow=args.follow):
+        records = follow_transcript(path) if args.follow else iter_transcript(path)
+        for record in records:
             for text in renderer.lines(record):
                 print(text, flush=args.follow)
     except BrokenPipeError:

@@ -41,6 +41,7 @@ from vvw.argtypes import port_number
 from vvw.commands.serve import add_view_arguments, os_error_in
 from vvw.paths import PathError, make_folder
 from vvw.view.live import LiveHub, serve_view
+from vvw.watching import WatchTranscripts
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +67,9 @@ class Trace:
         millis = int(moment * 1000) % 1000
         return time.strftime("%H:%M:%S", time.localtime(moment)) + f".{millis:03d}"
 
-    def lines(self, label: str, event: Event) -> list[str]:
-        """The text of one event (the proxy prints it; tests read it)."""
+    def lines(self, label: str, event: Event, transcript: Path | None = None) -> list[str]:
+        """The text of one event (the proxy prints it; tests read it); ``transcript`` is
+        the file the event's game is written to."""
         head = f"{self._clock(event.at)} [{label}]"
         match event:
             case Said(_, direction, message, raw):
@@ -86,7 +88,7 @@ class Trace:
                 ]
             case Odd(_, _, text):
                 return [f"{head} !! {text}"]
-            case Began(_, species, state, transcript):
+            case Began(_, species, state):
                 where = f"; transcript {transcript}" if transcript else ""
                 out = [
                     f"{head} game begins: the bot plays {species.name.lower()}"
@@ -137,9 +139,9 @@ class Trace:
         self._shown[label] = state.cells
         return state.draw(coordinates=True, indent=" " * 8).splitlines()
 
-    def show(self, label: str, events: list[Event]) -> None:
+    def show(self, label: str, events: list[Event], transcript: Path | None = None) -> None:
         for event in events:
-            for text in self.lines(label, event):
+            for text in self.lines(label, event, transcript):
                 print(text, file=self.out)
         self.out.flush()
 
@@ -219,24 +221,29 @@ class Proxy:
             return
         self.trace.say(label, f"bot {bot_peer} connected; relayed to {host}:{port}")
         hub = self.hub
+        watch = ConnectionWatch()
+        transcripts: WatchTranscripts | None = None
+        if self.transcript_dir is not None:
 
-        def on_game(_name: str, _species: Kind) -> Callable[[str], None]:
-            assert hub is not None
-            return hub.line_sink(f"{number}.{watch.games}", f"bot {number}, game {watch.games}")
+            def on_game(_name: str, _species: Kind) -> Callable[[str], None]:
+                assert hub is not None
+                return hub.line_sink(f"{number}.{watch.games}", f"bot {number}, game {watch.games}")
 
-        watch = ConnectionWatch(
-            self.transcript_dir,
-            "proxy",
-            peer=f"{host}:{port}",
-            player_peer=bot_peer,
-            on_game=None if hub is None else on_game,
-        )
+            transcripts = WatchTranscripts(
+                self.transcript_dir,
+                "proxy",
+                peer=f"{host}:{port}",
+                player_peer=bot_peer,
+                on_game=None if hub is None else on_game,
+            )
 
         def show(events: list[Event]) -> None:
             nonlocal label
             if watch.name and not label.endswith(watch.name):
                 label = f"{number} {watch.name}"
-            self.trace.show(label, events)
+            if transcripts is not None:
+                transcripts.record(events)
+            self.trace.show(label, events, transcripts.current if transcripts else None)
 
         watching = True
 
@@ -257,9 +264,11 @@ class Proxy:
             nursery.start_soon(_pump, bot, server, partial(feed, watch.from_bot), cancel)
             nursery.start_soon(_pump, server, bot, partial(feed, watch.from_server), cancel)
         if watching:
-            show(watch.close())
+            show(watch.close(time.monotonic()))
+        if transcripts is not None:
+            transcripts.close()
         games = f"{watch.games} game(s)"
-        files = ", ".join(map(str, watch.transcripts))
+        files = ", ".join(map(str, transcripts.paths if transcripts else []))
         saved = f"; transcripts: {files}" if files else ""
         self.trace.say(label, f"connection closed after {games}{saved}")
 

@@ -7,8 +7,9 @@ import sys
 import webbrowser
 from pathlib import Path
 
-from protocol.transcript import TranscriptError, read_transcript
+from protocol.transcript import TranscriptError
 from vvw.paths import PathError, write_file
+from vvw.transcripts import read_transcript
 from vvw.view.model import view_events
 from vvw.view.page import page
 

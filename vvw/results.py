@@ -15,13 +15,13 @@ termination a ``Termination``; a file of a newer version is refused.
 
 import json
 import os
-from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
 import attrs
 
 from engine import Kind, Termination
+from protocol.transcript import jsonable
 
 VERSION = 1
 """The version this module writes in the header. It reads this one; a file without a
@@ -116,25 +116,11 @@ class Header:
     command: str = ""
 
     def plan(self) -> dict[str, Any]:
-        return {k: v for k, v in _jsonable(self).items() if k != "command"}
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Kind):
-        return value.name.lower()
-    if isinstance(value, Enum):
-        return value.value
-    if attrs.has(type(value)):
-        return {k: _jsonable(v) for k, v in attrs.asdict(value, recurse=False).items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    return value
+        return {k: v for k, v in jsonable(self).items() if k != "command"}
 
 
 def _line(kind: str, value: Any, **extra: Any) -> str:
-    return json.dumps({"type": kind, **extra, **_jsonable(value)}, ensure_ascii=False) + "\n"
+    return json.dumps({"type": kind, **extra, **jsonable(value)}, ensure_ascii=False) + "\n"
 
 
 def _build(cls: type, fields: dict[str, Any]) -> Any:

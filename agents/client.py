@@ -151,6 +151,9 @@ class _Connection:
     summary: Summary
     thinker: _Thinker
     session: ClientSession = attrs.field(factory=ClientSession)
+    send_failed: str = ""
+    """Why a MOV could not be sent ('' while sending works): nothing is sent any more, and
+    how the connection ended, as read, decides what that was (:func:`_converse`)."""
 
     async def handle(
         self, message: Message, arrived: tuple[float, float], overtaken: Callable[[], bool]
@@ -183,6 +186,8 @@ class _Connection:
     async def _reply(
         self, state: GameState, arrived: tuple[float, float], overtaken: Callable[[], bool]
     ) -> None:
+        if self.send_failed:
+            return
         if not state.total(state.to_move):
             log.warning("asked to move with no creature left: no MOV sent (the turn is skipped)")
             self.summary.skipped += 1
@@ -204,7 +209,12 @@ class _Connection:
             log.warning("%s %s: sending a fallback ply", self.agent.name, why)
             ply = fallback_ply(state, self.rng)
             self.summary.fallbacks += 1
-        await self.stream.send_all(encode(Mov(tuple((*move,) for move in ply))))
+        try:
+            await self.stream.send_all(encode(Mov(tuple((*move,) for move in ply))))
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
+            self.send_failed = f"a MOV could not be sent ({error or type(error).__name__})"
+            log.warning("%s", self.send_failed)
+            return
         self.summary.replies += 1
         self.summary.slowest = max(self.summary.slowest, trio.current_time() - arrived_trio)
 
@@ -228,6 +238,11 @@ class TurnedAway(ConnectionError):
         super().__init__(f"turned away by the server before a game: {how}")
 
 
+class ConnectionLost(ConnectionError):
+    """The connection broke after the server had spoken: a reset, or a write that failed
+    and was not explained by the server closing (``str()`` says how)."""
+
+
 async def play_on(
     stream: trio.abc.Stream,
     agent: Agent,
@@ -240,11 +255,15 @@ async def play_on(
 ) -> Summary:
     """Play on one open connection until BYE, the server closing, or ``games`` games ended.
 
-    Sends NME first (``name``, else ``agent.name``; at most 255 bytes). Raises
-    :class:`ProtocolError` if the server sends bytes that are not valid messages, and
-    :class:`SessionError` if it sends messages that contradict the game (an UPD before
-    MAP…), and :class:`TurnedAway` if the server ends the connection before sending
-    anything. The stream is not closed here.
+    Sends NME first (``name``, else ``agent.name``; at most 255 bytes). The server closing
+    the connection ends the call normally, at any moment after its first byte (a warning is
+    logged if a game was going on). Raises :class:`ProtocolError` if the server sends bytes
+    that are not valid messages, :class:`SessionError` if it sends messages that contradict
+    the game (an UPD before MAP…), :class:`TurnedAway` if the server ends the connection
+    before sending anything, and :class:`ConnectionLost` if the connection breaks after that
+    (a reset; a MOV that cannot be sent, unless the server is then seen to have closed):
+    both are ``ConnectionError``, an ``OSError``. Nothing else, whatever the server sends or
+    does. The stream is not closed here.
     """
     summary = summary if summary is not None else Summary()
     decoder = Decoder(FROM_SERVER)
@@ -301,10 +320,12 @@ async def _converse(
 
     async for item in receive:
         if isinstance(item, trio.BrokenResourceError | trio.ClosedResourceError):
+            how = f"the connection broke ({item or type(item).__name__})"
             if not decoder.offset:
-                raise TurnedAway(f"the connection broke ({item or type(item).__name__})")
-            log.warning("the connection broke: %s", item or type(item).__name__)
-            return
+                raise TurnedAway(how)
+            raise ConnectionLost(
+                f"{how} after {connection.send_failed}" if connection.send_failed else how
+            )
         if isinstance(item, Exception):
             raise item
         if item is None:

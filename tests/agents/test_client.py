@@ -1,18 +1,23 @@
 """The bots' trio client against scripted fake servers: memory streams, one loopback socket,
 and one real match with bot processes."""
 
+import contextlib
 import json
 import random
 import socket
+import struct
 import threading
 from functools import partial
 from pathlib import Path
 
+import attrs
 import pytest
 import trio
 import trio.testing
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from agents.client import Summary, _Thinker, play, play_on
+from agents.client import ConnectionLost, Summary, TurnedAway, _Thinker, play, play_on
 from agents.random_bot import RandomAgent
 from engine import (
     VAMPIRES,
@@ -487,6 +492,31 @@ def test_a_server_sending_garbage_is_one_error_line_and_exit_code_1(capsys) -> N
     assert "sent bad data" in err and "unknown command" in err
 
 
+def test_a_connection_reset_mid_game_is_one_error_line_and_exit_code_1(capsys) -> None:
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def serve_then_reset() -> None:
+        connection, _ = listener.accept()
+        connection.recv(64)  # NME
+        connection.sendall(GREETING_VAMPIRES + MAP_BYTES + bytes.fromhex(UPD_VAMPIRES[0]))
+        connection.recv(64)  # MOV
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        connection.close()  # a reset, not a close
+
+    thread = threading.Thread(target=serve_then_reset)
+    thread.start()
+    try:
+        code = vvw(["agent", "random", "127.0.0.1", str(port)])
+    finally:
+        thread.join(10)
+        listener.close()
+    err = capsys.readouterr().err
+    assert code == 1
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "the connection broke" in err
+
+
 def test_extra_bot_options_are_read_as_keyword_arguments() -> None:
     assert extra_options(["--depth", "4", "--mode=fast", "--max-time", "0.5"]) == {
         "depth": 4,
@@ -546,3 +576,148 @@ async def test_a_deadline_passing_as_the_abandoned_computation_ends_leaves_the_t
     assert answers == [(False, None)]
     assert thinker.idle.is_set()  # nothing runs, so nothing would ever set it again
     assert await thinker.run(lambda: "next", trio.current_time() + 10) == (True, "next")
+
+
+class BreakableStream(trio.abc.Stream):
+    """The client's end of a memory stream that can break as a reset does (every later send
+    and receive raises ``BrokenResourceError``) or whose server can hang up, at any moment:
+    when told, or as the client's ``at_send``-th write goes out. It keeps what was sent."""
+
+    def __init__(
+        self, stream: trio.abc.Stream, server: trio.abc.Stream, how: str, at_send: int | None
+    ) -> None:
+        self.stream, self.server = stream, server
+        self.how, self.at_send = how, at_send
+        self.broken = False
+        self.sends = 0
+        self.sent = b""
+        self.wrote = trio.Event()
+        """Set as the client's next write begins."""
+
+    async def end(self) -> None:
+        """The server's end: the connection breaks, or the server closes its side."""
+        self.broken = self.how == "break"
+        await self.server.aclose()
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        self.sends += 1
+        self.wrote.set()
+        self.wrote = trio.Event()
+        if self.sends == self.at_send:
+            await self.end()
+        if self.broken:
+            raise trio.BrokenResourceError("connection reset by peer")
+        await self.stream.send_all(data)
+        self.sent += bytes(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.stream.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        data = await self.stream.receive_some(max_bytes)
+        if self.broken:
+            raise trio.BrokenResourceError("connection reset by peer")
+        return data
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+
+
+COURSE_GAME = [
+    GREETING_VAMPIRES,
+    MAP_BYTES,
+    *(bytes.fromhex(update) for update in UPD_VAMPIRES),
+    encode(End()),
+    encode(Bye()),
+]
+"""The course game for the vampires, message by message (the client answers each UPD)."""
+
+
+@attrs.frozen
+class BrokenServer:
+    """The course game from a server that fails: ``garbage`` sent before message
+    ``garbage_at``, the bytes cut after ``cut`` of them, then the connection ends ``how``
+    (``close`` or ``break``): after what is sent, or as the client's ``at_send``-th write
+    goes out. With ``waits`` it waits for the client's MOV after each UPD, else it rushes
+    on; ``checkpoints`` after each piece sent let the client act meanwhile."""
+
+    garbage: bytes
+    garbage_at: int
+    cut: int
+    how: str
+    at_send: int | None
+    waits: bool
+    checkpoints: int
+
+    def pieces(self) -> list[tuple[bytes, bool]]:
+        """The bytes as sent, one message (or the garbage) a piece, cut; each with whether
+        it is an UPD the client answers (whole, and no garbage before it)."""
+        messages = list(COURSE_GAME)
+        messages.insert(self.garbage_at, self.garbage)
+        pieces, left = [], self.cut
+        for number, message in enumerate(messages):
+            piece = message[:left]
+            if piece:
+                clean = not self.garbage or number < self.garbage_at
+                pieces.append((piece, clean and piece == message and piece.startswith(b"UPD")))
+                left -= len(piece)
+        return pieces
+
+
+broken_servers = st.builds(
+    BrokenServer,
+    garbage=st.binary(max_size=6),
+    garbage_at=st.integers(0, len(COURSE_GAME)),
+    cut=st.just(1000) | st.integers(0, sum(map(len, COURSE_GAME)) + 6),
+    how=st.sampled_from(["close", "break"]),
+    at_send=st.none() | st.integers(1, 5),
+    waits=st.booleans(),
+    checkpoints=st.integers(0, 20),
+)
+DOCUMENTED = (ProtocolError, SessionError, TurnedAway, ConnectionLost)
+"""What play_on may raise (its docstring)."""
+
+
+@settings(max_examples=200)
+@given(broken_servers)
+async def test_any_server_stream_broken_at_any_moment_ends_in_a_documented_way(
+    server: BrokenServer,
+) -> None:
+    client_end, server_end = trio.testing.memory_stream_pair()
+    stream = BreakableStream(client_end, server_end, server.how, server.at_send)
+    outcome: list[object] = []
+    ended = trio.Event()
+
+    async def client() -> None:
+        try:
+            outcome.append(await play_on(stream, Recorder(), time_budget=5.0))
+        except Exception as error:  # whatever it raises is looked at below
+            outcome.append(error)
+        ended.set()
+
+    async def reply_or_end() -> None:
+        async with trio.open_nursery() as waiting:
+            for event in (stream.wrote, ended):
+                waiting.start_soon(_set_then_cancel, event, waiting.cancel_scope)
+
+    with trio.fail_after(30):  # a hang guard, never reached when all is well
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(client)
+            with contextlib.suppress(trio.ClosedResourceError):  # hung up at a client's write
+                for piece, answered in server.pieces():
+                    await server_end.send_all(piece)
+                    if server.waits and answered:
+                        await reply_or_end()
+                    for _ in range(server.checkpoints):
+                        await trio.lowlevel.checkpoint()
+                await stream.end()
+    [result] = outcome
+    assert isinstance(result, (Summary, *DOCUMENTED)), repr(result)
+    messages = Decoder(FROM_BOT).feed(stream.sent)  # every byte sent is a message
+    assert messages[:1] == [Nme(b"recorder")] or isinstance(result, TurnedAway)
+    assert all(isinstance(message, Mov) and message.moves for message in messages[1:])
+
+
+async def _set_then_cancel(event: trio.Event, scope: trio.CancelScope) -> None:
+    await event.wait()
+    scope.cancel()

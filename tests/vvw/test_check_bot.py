@@ -103,3 +103,25 @@ def test_steps_name_a_list_and_ranges_and_bad_ones_are_refused(capsys):
         main(["check-bot", "greedy", "--steps", "0,12"])
     assert exited.value.code == 2
     assert "steps are 1..9" in capsys.readouterr().err
+
+
+def test_one_illegal_ply_is_one_failure_shown_once_the_steps_after_it_skipped(capsys):
+    status, out = _check(capsys, _broken("illegal"))
+    assert status == 1
+    lines = out.splitlines()
+    assert lines[-1] == "4 passed, 3 failed, 2 skipped"
+    assert "5. after END then BYE, exits: Skipped (step 4 failed)" in lines
+    assert out.count("expected: ") == 1 and out.count("the bot's last output:") == 1
+    for step in (6, 8):  # the same bot makes the same mistake in its later sessions
+        assert any(
+            line.startswith(f"{step}. ")
+            and line.endswith("(the same fault as step 4: an illegal ply, rule 3)")
+            for line in lines
+        ), out
+
+
+def test_a_failure_on_a_large_board_draws_the_board_around_the_move_and_cuts_long_lines(capsys):
+    status, out = _check(capsys, _broken("illegal"), "--steps", "8")
+    assert status == 1
+    assert "(around the move: columns " in out and "of 30 rows × 30 columns)" in out
+    assert max(len(line) for line in out.splitlines()) <= 180, out

@@ -7,6 +7,7 @@ import random
 import socket
 import struct
 import threading
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -468,50 +469,48 @@ def test_vvw_agent_names_the_built_in_bots_for_an_unknown_one(capsys) -> None:
     assert "greedy" in err and "random" in err
 
 
-def test_a_server_sending_garbage_is_one_error_line_and_exit_code_1(capsys) -> None:
+def _agent_against(serve: Callable[[socket.socket], None], capsys) -> tuple[int, str]:
+    """``vvw agent random`` against a one-connection server run by ``serve`` in a thread:
+    its exit code and standard error."""
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
 
-    def serve_garbage() -> None:
+    def accept() -> None:
         connection, _ = listener.accept()
         with connection:
-            connection.recv(64)
-            connection.sendall(b"HELLO")
-            connection.recv(64)  # until the client hangs up
+            serve(connection)
 
-    thread = threading.Thread(target=serve_garbage)
+    thread = threading.Thread(target=accept)
     thread.start()
     try:
         code = vvw(["agent", "random", "127.0.0.1", str(port)])
     finally:
         thread.join(10)
         listener.close()
-    err = capsys.readouterr().err
+    return code, capsys.readouterr().err
+
+
+def test_a_server_sending_garbage_is_one_error_line_and_exit_code_1(capsys) -> None:
+    def serve_garbage(connection: socket.socket) -> None:
+        connection.recv(64)
+        connection.sendall(b"HELLO")
+        connection.recv(64)  # until the client hangs up
+
+    code, err = _agent_against(serve_garbage, capsys)
     assert code == 1
     assert len(err.strip().splitlines()) == 1
     assert "sent bad data" in err and "unknown command" in err
 
 
 def test_a_connection_reset_mid_game_is_one_error_line_and_exit_code_1(capsys) -> None:
-    listener = socket.create_server(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
-
-    def serve_then_reset() -> None:
-        connection, _ = listener.accept()
+    def serve_then_reset(connection: socket.socket) -> None:
         connection.recv(64)  # NME
         connection.sendall(GREETING_VAMPIRES + MAP_BYTES + bytes.fromhex(UPD_VAMPIRES[0]))
         connection.recv(64)  # MOV
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         connection.close()  # a reset, not a close
 
-    thread = threading.Thread(target=serve_then_reset)
-    thread.start()
-    try:
-        code = vvw(["agent", "random", "127.0.0.1", str(port)])
-    finally:
-        thread.join(10)
-        listener.close()
-    err = capsys.readouterr().err
+    code, err = _agent_against(serve_then_reset, capsys)
     assert code == 1
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert "the connection broke" in err

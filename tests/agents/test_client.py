@@ -52,6 +52,7 @@ from protocol.codec import (
     encode,
 )
 from protocol.session import SessionError
+from server.race import wait_unless
 from tests.helpers.course import (
     GREETING_VAMPIRES,
     MAP_BYTES,
@@ -694,11 +695,6 @@ async def test_any_server_stream_broken_at_any_moment_ends_in_a_documented_way(
             outcome.append(error)
         ended.set()
 
-    async def reply_or_end() -> None:
-        async with trio.open_nursery() as waiting:
-            for event in (stream.wrote, ended):
-                waiting.start_soon(_set_then_cancel, event, waiting.cancel_scope)
-
     with trio.fail_after(30):  # a hang guard, never reached when all is well
         async with trio.open_nursery() as nursery:
             nursery.start_soon(client)
@@ -706,7 +702,7 @@ async def test_any_server_stream_broken_at_any_moment_ends_in_a_documented_way(
                 for piece, answered in server.pieces():
                     await server_end.send_all(piece)
                     if server.waits and answered:
-                        await reply_or_end()
+                        await wait_unless(stream.wrote.wait, ended.wait)
                     for _ in range(server.checkpoints):
                         await trio.lowlevel.checkpoint()
                 await stream.end()
@@ -715,8 +711,3 @@ async def test_any_server_stream_broken_at_any_moment_ends_in_a_documented_way(
     messages = Decoder(FROM_BOT).feed(stream.sent)  # every byte sent is a message
     assert messages[:1] == [Nme(b"recorder")] or isinstance(result, TurnedAway)
     assert all(isinstance(message, Mov) and message.moves for message in messages[1:])
-
-
-async def _set_then_cancel(event: trio.Event, scope: trio.CancelScope) -> None:
-    await event.wait()
-    scope.cancel()

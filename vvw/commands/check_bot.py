@@ -47,6 +47,7 @@ from protocol.codec import Bye, End, Message, Mov, Nme, Upd, describe, encode
 from server.lobby import connected, greet
 from server.player import Closed, Garbled, Player, Received, SendFailed
 from server.processes import BotProcess, start_bot, stop_bot
+from server.race import wait_unless
 from vvw.argtypes import positive_float, positive_int
 from vvw.bots import BUILTIN, bot_command
 
@@ -338,16 +339,7 @@ class Session:
         self.bot = await start_bot(self.label, port_command(port), self.log_dir)
         stream = None
         with trio.move_on_after(self.connect_time):
-            async with trio.open_nursery() as nursery:
-
-                async def exited() -> None:
-                    assert self.bot is not None
-                    await self.bot.process.wait()
-                    nursery.cancel_scope.cancel()
-
-                nursery.start_soon(exited)
-                stream = await self.listener.accept()
-                nursery.cancel_scope.cancel()
+            stream = await wait_unless(self.listener.accept, self.bot.process.wait)
         if stream is None:
             code = self.bot.process.returncode
             got = (
@@ -461,8 +453,9 @@ class Checker:
             with trio.move_on_after(0.2):  # a crash: its exit code says more
                 await session.bot.process.wait()
             code = session.bot.process.returncode
-            if code is not None and not session.bot.signalled:
-                failure.got += f" (the bot exited with code {code})"
+            exited = f"the bot exited with code {code}"
+            if code is not None and not session.bot.signalled and exited not in failure.got:
+                failure.got += f" ({exited})"
         first = self._faults.setdefault(failure.fault, step.number)
         same_as = first if first != step.number else None
         outcome = Outcome(step.number, Status.FAILED, failure=failure, same_as=same_as)

@@ -98,14 +98,17 @@ class GameResult:
         """The record of the side that played ``species``."""
         return self.vampires if species == Kind.VAMPIRES else self.werewolves
 
+    def _plies(self) -> str:
+        return f"{self.plies} {'ply' if self.plies == 1 else 'plies'}"
+
     def summary(self) -> str:
         """One line: winner, termination, detail (names and detail :func:`printable`)."""
         if self.termination is Termination.ABORTED:
-            return f"aborted after {self.plies} plies: {printable(self.detail)}"
+            return f"aborted after {self._plies()}: {printable(self.detail)}"
         if self.winner is None:
             head = "draw"
         else:
             player = self.player(self.winner)
             head = f"{self.winner.name.lower()} ({printable(player.name)}) win"
-        how = f"{self.termination.value} after {self.plies} plies"
+        how = f"{self.termination.value} after {self._plies()}"
         return f"{head} by {how}: {printable(self.detail)}"

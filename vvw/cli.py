@@ -1,16 +1,22 @@
-"""The ``vvw`` command line: one subcommand per module in :mod:`vvw.commands`.
+"""The ``vvw`` command line: one subcommand per module in ``vvw/commands/``.
 
-Each command module has ``register(subparsers)``, which adds its parser and sets
-``func`` (called with the parsed arguments, returning an exit code). Errors the user
-can fix (a bad map file, a port in use…) are printed as one line, never a traceback.
+Each command module has ``register(subparsers)``, which adds its parser and sets ``func``
+(called with the parsed arguments, returning an exit code). What a command cannot do it
+raises as an error of :mod:`vvw.errors`; :func:`main` is the one place that turns it into
+one line (``vvw COMMAND: why``) and an exit status: 2 for a command that cannot run as
+typed, 1 for a run that failed, 130, 143 or 129 for SIGINT, SIGTERM or SIGHUP, the same
+for every command. A closed pipe (``vvw … | head``) ends a command quietly.
 """
 
-import argparse
 import importlib
 import logging
 import os
 import sys
 from collections.abc import Sequence
+
+from vvw import signals
+from vvw.command_parser import CommandParser
+from vvw.errors import BROKEN_PIPE, ending
 
 COMMAND_MODULES = (
     "map",
@@ -27,10 +33,12 @@ COMMAND_MODULES = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser() -> CommandParser:
+    parser = CommandParser(
         prog="vvw",
         description="Vampires vs Werewolves: rules engine, match server and bots.",
+        epilog="Exit status: 0 done, 1 the run failed, 2 the command cannot run as typed,"
+        " 130/143/129 stopped by SIGINT/SIGTERM/SIGHUP.",
     )
     parser.add_argument(
         "-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)"
@@ -49,16 +57,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
-    try:
-        if getattr(args, "takes_extra", False):
-            return int(args.func(args, extra) or 0)
-        return int(args.func(args) or 0)
-    except KeyboardInterrupt:
-        print("vvw: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # the reader went away (`vvw log show … | head`): no traceback
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
+    with signals.handled():
+        try:
+            if getattr(args, "takes_extra", False):
+                return int(args.func(args, extra) or 0)
+            return int(args.func(args) or 0)
+        except BaseException as error:
+            ended = ending(error, signals.interrupted_by())
+            if ended is None:
+                raise  # a bug: its traceback is wanted
+            line, code = ended
+            if code == BROKEN_PIPE:  # nobody reads our output: no more of it, no complaint
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            if line is not None:
+                print(f"{args.command_name}: {line}", file=sys.stderr, flush=True)
+            return code
 
 
 if __name__ == "__main__":

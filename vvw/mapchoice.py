@@ -52,8 +52,10 @@ def _generated(text: str) -> MapChoice:
 def _loaded(path: Path, label: str) -> MapChoice:
     try:
         return MapChoice(label, load_map(path))
-    except (MapFileError, OSError) as error:
-        raise ValueError(f"bad map {label}: {error}") from None
+    except MapFileError as error:  # it names the file
+        raise ValueError(f"bad map {error}") from None
+    except OSError as error:
+        raise ValueError(f"cannot read map {label}: {error.strerror or error}") from None
 
 
 def resolve_maps(texts: list[str]) -> list[MapChoice]:

@@ -2,8 +2,9 @@
 
 On the command line a participant is a built-in bot's name with its options
 (``"alphabeta --depth 4"``), a command (``"./mybot {host} {port}"``), or either one
-preceded by ``name=NAME`` and given as ``cmd=…`` (``name=mybot cmd="python bot.py"``).
-Results are always kept per participant name, whatever name the bot sends in its NME.
+preceded by ``name=NAME`` and given as ``cmd=…`` (``name=mybot cmd="python bot.py"``), or
+all in one word (``"name=mybot python bot.py"``). Results are always kept per participant
+name, whatever name the bot sends in its NME.
 """
 
 import os
@@ -12,7 +13,9 @@ import shutil
 
 import attrs
 
-from vvw.bots import BUILTIN, bot_command
+from vvw.bots import BUILTIN, bot_command, check_builtin
+
+NAME_FORM = 'name=NAME BOT, as two words (name=mine "./mybot {host} {port}") or one'
 
 INTERPRETERS = frozenset({"python", "python3", "pypy3", "java", "node", "sh", "bash", "ruby"})
 """Programs whose script, not themselves, names a bot by default (``python bot.py`` → bot.py)."""
@@ -35,14 +38,57 @@ class Participant:
         """The command that runs this bot against ``host:port`` (see :func:`bot_command`)."""
         return bot_command(self.spec, host, port, seed=seed, name=self.name, move_time=move_time)
 
-    def program(self) -> str | None:
-        """The program an external bot runs, if it cannot be found; ``None`` when it can."""
+    def problem(self, commands_too: bool = True) -> str | None:
+        """Why this bot cannot start, known before any game (``None`` if it can): an option
+        a built-in bot refuses, or (with ``commands_too``) a program that is not there or
+        cannot run."""
         if self.builtin:
+            try:
+                check_builtin(self.spec)
+            except ValueError as error:
+                return str(error)
             return None
-        first = shlex.split(self.spec)[0]
-        if os.sep in first:
-            return None if os.access(first, os.X_OK) else first
-        return None if shutil.which(first) else first
+        if not commands_too:
+            return None
+        words = shlex.split(self.spec)
+        return _program_problem(words[0]) or _script_problem(words)
+
+
+def _program_problem(program: str) -> str | None:
+    """Why ``program`` (a command's first word) cannot run; ``None`` if it can."""
+    if os.sep not in program:
+        if shutil.which(program):
+            return None
+        here = f"; the file here is ./{program}" if os.path.isfile(program) else ""
+        return f"{program} not found (not a program on PATH{here})"
+    if os.path.isdir(program):
+        return f"{program} is a folder, not a program"
+    if not os.path.exists(program):
+        return f"{program} not found"
+    if not os.access(program, os.X_OK):
+        instead = f", or run it as `python3 {program}`" if program.endswith(".py") else ""
+        return f"{program} is not executable: chmod +x {program}{instead}"
+    return None
+
+
+SCRIPT_SUFFIXES = (".py", ".js", ".rb", ".sh", ".jar")
+
+
+def _script_problem(words: list[str]) -> str | None:
+    """``bots/mine.py not found`` when an interpreter is given a script file that is not
+    there (``python3 bots/mine.py {host} {port}``); ``None`` otherwise."""
+    program = os.path.basename(words[0])
+    if program not in INTERPRETERS and not program.startswith("python"):
+        return None
+    for word in words[1:]:
+        if word in ("-m", "-c", "-e"):  # a module or code, not a file
+            return None
+        if word.startswith("-") or "{" in word:
+            continue
+        if word.endswith(SCRIPT_SUFFIXES) and not os.path.isfile(word):
+            return f"{word} not found (the script {program} is given)"
+        return None
+    return None
 
 
 def default_name(spec: str) -> str:
@@ -70,11 +116,14 @@ def parse_participants(words: list[str]) -> list[Participant]:
     for word in words:
         if word.startswith("name="):
             if pending is not None:
-                raise ValueError(f"name={pending} is not followed by a bot")
-            pending = word.removeprefix("name=").strip()
-            if not pending:
-                raise ValueError("name= needs a name")
-            continue
+                raise ValueError(f"name={pending} is not followed by a bot: {NAME_FORM}")
+            name, *rest = word.removeprefix("name=").split(maxsplit=1) or [""]
+            if not name:
+                raise ValueError(f"name= needs a name: {NAME_FORM}")
+            pending = name
+            if not rest:
+                continue
+            word = rest[0]
         spec = word.removeprefix("cmd=")
         words_of_spec = shlex.split(spec)  # ValueError: "No closing quotation"
         if not words_of_spec:
@@ -82,7 +131,7 @@ def parse_participants(words: list[str]) -> list[Participant]:
         given.append((pending, spec))
         pending = None
     if pending is not None:
-        raise ValueError(f"name={pending} is not followed by a bot")
+        raise ValueError(f"name={pending} is not followed by a bot: {NAME_FORM}")
     explicit = [name for name, _ in given if name is not None]
     for name in explicit:
         if explicit.count(name) > 1:

@@ -10,8 +10,10 @@ import argparse
 import os
 from pathlib import Path
 
+from vvw.errors import UsageError
 
-class PathError(Exception):
+
+class PathError(UsageError):
     """A file or folder named by the user cannot be used; ``str()`` is one line saying why."""
 
 

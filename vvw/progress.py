@@ -1,10 +1,15 @@
 """What a user sees while a run goes: a line per finished game and, in a terminal, a live
-footer with the games done, the time left and the running standings (drawn by ``rich``)."""
+footer with the games done, the time left and the running standings (drawn by ``rich``).
+
+Our output closed (``vvw … | head``) is a ``BrokenPipeError``, which ``vvw.cli`` ends
+quietly: not ``rich``'s own ``SystemExit``.
+"""
 
 import time
 from types import TracebackType
+from typing import NoReturn, Self
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -12,6 +17,7 @@ from rich.text import Text
 
 from vvw.results import GameLine
 from vvw.standings import Standings
+from vvw.wording import plies
 
 SHOWN = 12
 """Participants shown in the live standings (the best ones)."""
@@ -26,17 +32,64 @@ def describe_game(game: GameLine) -> str:
         winner = game.side(game.winner)
         side = game.winner.name.lower()
         outcome = f"{winner.name} ({side}) wins by {game.termination.value}"
-    line = f"{game.key} on {game.map}: {names}: {outcome} after {game.plies} plies"
+    line = f"{game.key} on {game.map}: {names}: {outcome} after {plies(game.plies)}"
     if game.abnormal:
         line += f": {game.reason}"
     return line
 
 
-class RunProgress:
+class _Console(Console):
+    """A ``rich`` console whose closed output raises ``BrokenPipeError``, as ``print`` does."""
+
+    def on_broken_pipe(self) -> NoReturn:
+        raise BrokenPipeError
+
+
+def plain_console() -> Console:
+    """The console progress is shown on: standard output, names printed as they are."""
+    return _Console(highlight=False, emoji=False, markup=False)
+
+
+class _LiveFooter:
+    """A display kept at the bottom of a terminal while a run goes (none elsewhere), redrawn
+    a few times a second by ``rich`` and gone when the run ends."""
+
+    refreshes = 4
+    """Redraws per second."""
+
+    def __init__(self, console: Console | None) -> None:
+        self.console = console or plain_console()
+        self.live: Live | None = None
+
+    def _render(self) -> RenderableType:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        if self.console.is_terminal:
+            self.live = Live(
+                self._render(),
+                console=self.console,
+                refresh_per_second=self.refreshes,
+                transient=True,
+            )
+            self.live.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self.live is not None:
+            self.live.stop()
+
+
+class RunProgress(_LiveFooter):
     """Reports each finished game; in a terminal, also the live footer."""
 
     def __init__(self, total: int, done: int, console: Console | None = None) -> None:
-        self.console = console or Console(highlight=False, emoji=False, markup=False)
+        super().__init__(console)
         self.total = total
         self.done = done
         self.started = time.monotonic()
@@ -50,25 +103,7 @@ class RunProgress:
             auto_refresh=False,
         )
         self.task = self.bar.add_task("games", total=total, completed=done)
-        self.live: Live | None = None
         self.table: Table | None = None
-
-    def __enter__(self) -> "RunProgress":
-        if self.console.is_terminal:
-            self.live = Live(
-                self._render(), console=self.console, refresh_per_second=4, transient=True
-            )
-            self.live.start()
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        if self.live is not None:
-            self.live.stop()
 
     def _render(self) -> Group:
         return Group(self.bar, *([self.table] if self.table is not None else []))

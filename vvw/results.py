@@ -160,8 +160,10 @@ def read_results(path: Path) -> tuple[Header, list[GameLine]]:
     one. A last line cut short (the run was killed mid-write) is left out."""
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ResultsFileError(f"cannot read {path}: {error}") from None
+    except OSError as error:
+        raise ResultsFileError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise ResultsFileError(f"{path} is not a results file (not UTF-8 text)") from None
     header: Header | None = None
     games: list[GameLine] = []
     lines = text.split("\n")
@@ -180,7 +182,10 @@ def read_results(path: Path) -> tuple[Header, list[GameLine]]:
         except (ValueError, TypeError, KeyError, AttributeError) as error:
             if number == len(lines):  # no newline after it: cut short by a kill
                 break
-            raise ResultsFileError(f"{path}:{number}: not a results line ({error})") from None
+            raise ResultsFileError(
+                f"{path}, line {number}, is not a results line ({error}): mend it or delete"
+                " it (--resume plays the game of a deleted line again)"
+            ) from None
     if header is None:
         raise ResultsFileError(f"{path}: no header line: not a vvw results file")
     return header, games
@@ -190,6 +195,21 @@ def differing(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """The keys, sorted, whose values differ between ``old`` and ``new`` (or that only one
     of them has)."""
     return [key for key in sorted(old.keys() | new.keys()) if old.get(key) != new.get(key)]
+
+
+def differences(old: dict[str, Any], new: dict[str, Any]) -> str:
+    """``move_time 0.3 there, 0.2 here; seed 5 there, 6 here``: what differs between two
+    plans (settings one by one)."""
+    parts = []
+    for key in differing(old, new):
+        there, here = old.get(key), new.get(key)
+        if isinstance(there, dict) and isinstance(here, dict):
+            parts += [
+                f"{k} {there.get(k)} there, {here.get(k)} here" for k in differing(there, here)
+            ]
+        else:
+            parts.append(f"{key} {there} there, {here} here")
+    return "; ".join(parts)
 
 
 def combine_runs(runs: list[tuple[Path, Header, list[GameLine]]]) -> tuple[Header, list[GameLine]]:
@@ -260,9 +280,9 @@ class ResultsWriter:
         if path.exists() and path.stat().st_size > 0:
             existing, _ = read_results(path)
             if existing.plan() != header.plan():
-                changed = differing(existing.plan(), header.plan())
                 raise ResultsFileError(
-                    f"{path} holds another run (its {', '.join(changed)} differ)"
+                    f"{path} holds another run ({differences(existing.plan(), header.plan())}):"
+                    " to resume it, give what it was played with; else another file"
                 )
             _cut_partial_line(path)
             self._file: IO[str] = path.open("a", encoding="utf-8")

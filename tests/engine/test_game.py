@@ -282,7 +282,7 @@ def test_an_aborted_game_has_no_winner() -> None:
     result = game.abort("the server was stopped")
     assert (result.winner, result.termination, result.plies) == (None, Termination.ABORTED, 1)
     assert (result.map_name, result.seed) == ("tiny", 42)
-    assert result.summary() == "aborted after 1 plies: the server was stopped"
+    assert result.summary() == "aborted after 1 ply: the server was stopped"
 
 
 def test_a_finished_game_takes_no_more_turns() -> None:

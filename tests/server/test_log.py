@@ -52,7 +52,7 @@ def test_log_show_renders_header_players_frames_and_result(tmp_path, capsys):
     assert "alice" in out.splitlines()[3]
     assert encode(Nme(b"alice")).hex(" ") in out
     assert "skipped" in out
-    assert "result: vampires wins by disconnect after 1 plies" in out
+    assert "result: vampires win by disconnect after 1 ply" in out
 
 
 def test_log_show_without_hex_hides_bytes(tmp_path, capsys):
@@ -159,7 +159,7 @@ def test_log_show_follow_prints_lines_as_they_are_written_until_the_result(tmp_p
         transcript.skip(Kind.WEREWOLVES, 1)
         assert b"ply 1 werewolves: skipped" in reader.stdout.readline()
         _write_result(transcript)
-        assert b"result: vampires wins" in reader.stdout.readline()
+        assert b"result: vampires win by" in reader.stdout.readline()
         assert reader.wait(timeout=30) == 0
     finally:
         reader.kill()

@@ -14,7 +14,7 @@ MAP = str(Path(__file__).resolve().parents[2] / "maps" / "testmap.xml")
     [
         ("", "empty bot command"),
         ("'unclosed", "No closing quotation"),
-        ("./no-such-bot-here", "cannot start bot no-such-bot-here: ./no-such-bot-here not found"),
+        ("./no-such-bot-here", "cannot start no-such-bot-here: ./no-such-bot-here not found"),
     ],
 )
 def test_a_bad_bot_command_is_one_line_and_exit_code_2(spec, says, capsys, tmp_path, monkeypatch):

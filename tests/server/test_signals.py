@@ -153,7 +153,7 @@ def test_match_stopped_by_a_signal_aborts_the_game_and_ends_the_bots(tmp_path, s
         match.wait()
     assert len(err.splitlines()) == 1 and "Traceback" not in err
     (game,) = [line for line in out.splitlines() if line.startswith("game ")]
-    assert game.startswith(f"game 1 on {TESTMAP}: aborted after 1 plies: the server was stopped")
+    assert game.startswith(f"game 1 on {TESTMAP}: aborted after 1 ply: the server was stopped")
     (result,) = json.loads((tmp_path / "results.json").read_text())
     assert (result["termination"], result["winner"]) == ("aborted", None)
     assert record.read_text().split()[1:] == ["End", "Bye"]

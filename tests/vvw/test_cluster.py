@@ -173,7 +173,7 @@ def test_ctrl_c_on_a_cluster_run_keeps_the_finished_games_and_resume_plays_the_r
         text=True,
         timeout=120,
     )
-    assert resumed.returncode == 2 and "settings differ" in resumed.stderr
+    assert resumed.returncode == 2 and "move_time 5.0 there, 0.5 here" in resumed.stderr
     resumed = subprocess.run(
         [*command, "--resume"], cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=120
     )

@@ -78,19 +78,19 @@ def test_show_takes_a_bundled_name_or_a_generated_map_as_other_commands_do(
     assert capsys.readouterr().out.splitlines()[0] == f"thetrap: {THETRAP_LINE}"
     assert main(["map", "show", "gen:4:25x25:10"]) == 0
     assert capsys.readouterr().out.startswith("gen:4:25x25:10: 25 rows × 25 columns, 20 houses")
-    assert main(["map", "show", "nothing-of-the-name"]) == 1
+    assert main(["map", "show", "nothing-of-the-name"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith("vvw map show: no map 'nothing-of-the-name': not a file, nor a bundled")
     pattern = str(Path(THETRAP).parent / "test*.xml")
-    assert main(["map", "show", pattern]) == 1
+    assert main(["map", "show", pattern]) == 2
     assert capsys.readouterr().err == f"vvw map show: {pattern} names 3 maps; show draws one\n"
 
 
 def test_show_refuses_a_bad_map_in_one_line(
     bad_map: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["map", "show", str(bad_map)]) == 1
+    assert main(["map", "show", str(bad_map)]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith(f"vvw map show: {bad_map}, line 1,")

@@ -11,7 +11,7 @@ import trio
 from engine import Termination
 from server.settings import Settings
 from vvw.cli import main
-from vvw.commands.match import split_maps_and_bots
+from vvw.game_arguments import split_maps_and_bots
 from vvw.mapchoice import resolve_maps
 from vvw.participants import Participant, parse_participants
 from vvw.playing import play_one
@@ -60,7 +60,17 @@ def test_bad_participants_say_why(words, says):
 
 def test_built_in_bots_get_their_seed_and_name_and_commands_their_seed():
     argv = Participant("deep", "alphabeta --depth 4").argv("127.0.0.1", 5, seed=9)
-    assert argv[-8:] == ["127.0.0.1", "5", "--seed", "9", "--name", "deep", "--depth", "4"]
+    assert argv[-9:] == [
+        "127.0.0.1",
+        "5",
+        "--quiet-stop",
+        "--seed",
+        "9",
+        "--name",
+        "deep",
+        "--depth",
+        "4",
+    ]
     assert Participant("x", "./bot --seed {seed}").argv("h", 5, seed=9) == [
         "./bot",
         "--seed",

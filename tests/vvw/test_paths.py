@@ -35,7 +35,7 @@ def test_map_generate_to_a_path_it_cannot_write_says_why_in_one_line(
 ) -> None:
     (tmp_path / "adir").mkdir()
     target = tmp_path / output
-    assert main(["map", "generate", "10", "10", "4", "-o", str(target)]) == 1
+    assert main(["map", "generate", "10", "10", "4", "-o", str(target)]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     assert _one_line(err) == "vvw map generate: " + says.format(o=target, tmp=tmp_path)

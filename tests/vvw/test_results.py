@@ -86,7 +86,7 @@ def test_a_newer_version_is_refused_in_one_line_naming_it(tmp_path, capsys):
     path.write_text(json.dumps(header) + "\n")
     with pytest.raises(ResultsFileError, match=f"results file version {VERSION + 1} is newer"):
         read_results(path)
-    assert main(["tournament", "report", str(path)]) == 1
+    assert main(["tournament", "report", str(path)]) == 2  # a file it cannot use: exit 2
     err = capsys.readouterr().err
     assert f"version {VERSION + 1}" in err and len(err.strip().splitlines()) == 1
 
@@ -104,5 +104,7 @@ def test_an_unknown_winner_or_termination_is_not_a_results_line(tmp_path, field,
     fields = json.loads(game)
     fields[field] = value
     path.write_text(f"{header}\n{json.dumps(fields)}\n")
-    with pytest.raises(ResultsFileError, match=f"r.jsonl:2: not a results line \\({says}\\)"):
+    with pytest.raises(
+        ResultsFileError, match=f"r.jsonl, line 2, is not a results line \\({says}\\)"
+    ):
         read_results(path)

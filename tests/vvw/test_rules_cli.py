@@ -164,8 +164,8 @@ def test_the_same_arguments_write_the_same_vectors(capsys) -> None:
 def test_vectors_that_cannot_be_written_are_one_line(tmp_path: Path, capsys) -> None:
     target = tmp_path / "missing" / "vectors.json"
     code, _, err = run(capsys, "vectors", "-o", str(target), "--max-count", "1", "--plies", "1")
-    assert code == 1
-    assert err == f"vvw rules vectors: cannot write {target}: No such file or directory\n"
+    assert code == 2
+    assert err == f"vvw rules vectors: cannot write {target}: no folder {target.parent}\n"
     code, _, err = run(capsys, "vectors", "--max-count", "31")
     assert code == 2
     assert err.splitlines()[-1].endswith("31 is above 30 (the file grows as its square)")

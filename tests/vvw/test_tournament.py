@@ -139,9 +139,13 @@ def test_report_recomputes_the_tables_from_the_file_alone(tmp_path, capsys):
 def test_report_of_a_file_that_is_not_results_is_one_line(tmp_path, capsys):
     bad = tmp_path / "x.jsonl"
     bad.write_text("hello\n")
-    assert main(["tournament", "report", str(bad)]) == 1
+    assert main(["tournament", "report", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert "not a results line" in err and len(err.strip().splitlines()) == 1
+    assert f"{bad}, line 1, is not a results line (" in err
+    assert err.strip().endswith(
+        "mend it or delete it (--resume plays the game of a deleted line again)"
+    )
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_an_existing_results_file_needs_resume_and_the_same_plan(tmp_path, capsys):
@@ -160,7 +164,9 @@ def test_an_existing_results_file_needs_resume_and_the_same_plan(tmp_path, capsy
     assert main(base) == 2
     assert "add --resume" in capsys.readouterr().err
     assert main([*base, "--resume", "--move-time", "1"]) == 2
-    assert "holds another run (its settings differ)" in capsys.readouterr().err
+    assert "holds another run (move_time 2.0 there, 1.0 here)" in capsys.readouterr().err
+    assert main([*base, "--resume", "--seed", "6"]) == 2
+    assert "holds another run (seed 5 there, 6 here)" in capsys.readouterr().err
     assert main([*base, "--resume"]) == 0  # nothing left to play
     assert "2 games, 0 to play" in capsys.readouterr().out
 
@@ -413,7 +419,7 @@ def _run(path: Path, seed: int, move_time: float = 2.0, command: str = "x") -> P
 def test_report_refuses_runs_that_are_not_one_tournament(tmp_path, capsys, other, says):
     first = _run(tmp_path / "first.jsonl", seed=1)
     second = _run(tmp_path / "second.jsonl", **other)
-    assert main(["tournament", "report", str(first), str(second)]) == 1
+    assert main(["tournament", "report", str(first), str(second)]) == 2
     err = capsys.readouterr().err
     assert says in err and len(err.strip().splitlines()) == 1
 

@@ -27,7 +27,6 @@ import enum
 import os
 import random
 import shlex
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -48,8 +47,10 @@ from server.lobby import connected, greet
 from server.player import Closed, Garbled, Player, Received, SendFailed
 from server.processes import BotProcess, start_bot, stop_bot
 from server.race import wait_unless
+from vvw import signals
 from vvw.argtypes import positive_float, positive_int
 from vvw.bots import BUILTIN, bot_command
+from vvw.errors import Stopped, UsageError, system_refusal
 
 SMALL_MAP = (10, 8, 3, 1)  # width, height, homes, seed
 LARGE_MAP = (30, 30, 12, 2)
@@ -663,14 +664,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         bot_command(args.bot, "127.0.0.1", 0)
     except ValueError as error:
-        print(f"vvw check-bot: {error}", file=sys.stderr)
-        return 2
+        raise UsageError(str(error)) from None
     shown = args.bot if args.bot.split()[0] in BUILTIN else shlex.join(shlex.split(args.bot))
     print(f"checking {shown} (move time {args.move_time:g} s)", flush=True)
 
     def report(outcome: Outcome) -> None:
         print("\n".join(format_outcome(outcome)), flush=True)
 
+    outcomes: list[Outcome] = []
     with tempfile.TemporaryDirectory(prefix="vvw-check-") as folder:
         log_dir = Path(args.logs) if args.logs else Path(folder)
         checker = Checker(
@@ -682,11 +683,16 @@ def run(args: argparse.Namespace) -> int:
             report,
             args.connect_time,
         )
-        try:
-            outcomes = trio.run(checker.run)
-        except OSError as error:
-            print(f"vvw check-bot: {error}", file=sys.stderr)
-            return 2
+
+        async def checking() -> None:
+            try:
+                outcomes.extend(await checker.run())
+            except OSError as error:  # the bot cannot be started
+                raise UsageError(system_refusal(error)) from None
+
+        signum = signals.run(checking)
+    if signum is not None:
+        raise Stopped(signum)
     print(summary(outcomes))
     return 1 if any(outcome.status is Status.FAILED for outcome in outcomes) else 0
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import attrs
 
 from vvw.argtypes import positive_float, positive_int
-from vvw.commands.serve import add_game_settings, add_map_arguments, settings_from
+from vvw.errors import CommandError, UsageError
+from vvw.game_arguments import add_game_settings, add_map_arguments, settings_from
 from vvw.ladder.credentials import TeamNameError
 from vvw.ladder.settings import (
     ANCHOR,
@@ -28,16 +29,6 @@ from vvw.ladder.settings import (
 )
 from vvw.ladder.store import LadderReader, LadderStore, StoreError, TeamError
 from vvw.mapchoice import resolve_maps
-
-USAGE_ERROR = 2
-"""Exit code of a command refused for what was typed (a bad name, bad settings)."""
-FAILURE = 1
-"""Exit code of a command that could not be done (no such file, a name taken)."""
-
-
-def _fail(message: str, code: int) -> int:
-    print(f"vvw ladder: {message}", file=sys.stderr)
-    return code
 
 
 def new(args: argparse.Namespace) -> int:
@@ -54,11 +45,11 @@ def new(args: argparse.Namespace) -> int:
             team_connections=args.team_connections,
         )
     except (ValueError, SettingsError) as error:
-        return _fail(str(error), USAGE_ERROR)
+        raise UsageError(str(error)) from None
     try:
         LadderStore.create(args.file, settings).close()
     except StoreError as error:
-        return _fail(str(error), FAILURE)
+        raise CommandError(str(error)) from None
     print(f"made the ladder {args.file}: {settings.describe()}")
     print(f"next: vvw ladder team add {args.file} NAME (once per team)")
     return 0
@@ -125,12 +116,12 @@ def team_remove(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     try:
         return int(args.ladder_func(args))
-    except TeamNameError as error:
-        return _fail(str(error), USAGE_ERROR)
-    except (StoreError, TeamError) as error:
-        return _fail(str(error), FAILURE)
+    except TeamNameError as error:  # a bad name was typed
+        raise UsageError(str(error)) from None
+    except (StoreError, TeamError) as error:  # no such file, a name taken
+        raise CommandError(str(error)) from None
     except sqlite3.Error as error:
-        return _fail(f"{args.file}: {error}", FAILURE)
+        raise CommandError(f"{args.file}: {error}") from None
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

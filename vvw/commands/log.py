@@ -5,7 +5,6 @@ transcript is one line on standard error (exit 2), never a traceback.
 """
 
 import argparse
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -23,9 +22,10 @@ from protocol.transcript import (
     Record,
     Result,
     Skip,
-    TranscriptError,
 )
+from vvw.errors import UsageError
 from vvw.transcripts import follow_transcript, iter_transcript
+from vvw.wording import plies
 
 
 def _side(kind: Kind | None) -> str:
@@ -95,10 +95,12 @@ class Renderer:
                     else []
                 )
             case Result():
-                winner = _side(record.winner) if record.winner is not None else "nobody"
+                winner = (
+                    f"{_side(record.winner)} win" if record.winner is not None else "nobody wins"
+                )
                 return [
-                    f"result: {winner} wins by {record.termination} after {record.plies}"
-                    f" plies: {printable(record.detail)}"
+                    f"result: {winner} by {record.termination} after {plies(record.plies)}:"
+                    f" {printable(record.detail)}"
                 ]
         return []
 
@@ -165,11 +167,7 @@ def show(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         raise  # the reader of our output left: vvw.cli ends quietly
     except OSError as error:
-        print(f"vvw log show: cannot read {path}: {error.strerror or error}", file=sys.stderr)
-        return 2
-    except TranscriptError as error:
-        print(f"vvw log show: {error}", file=sys.stderr)
-        return 2
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
     return 0
 
 

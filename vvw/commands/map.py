@@ -7,8 +7,9 @@ from pathlib import Path
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap, MapFileError, dump_map, load_map
 from engine.mapgen import generate_map
+from vvw.errors import UsageError
 from vvw.mapchoice import resolve_maps
-from vvw.paths import PathError, write_file
+from vvw.paths import write_file
 
 
 def describe_map(game_map: GameMap) -> str:
@@ -48,9 +49,8 @@ def show(args: argparse.Namespace) -> int:
             if len(choices) != 1:
                 raise ValueError(f"{text} names {len(choices)} maps; show draws one")
             game_map = choices[0].game_map
-    except (MapFileError, ValueError) as error:
-        print(f"vvw map show: {error}", file=sys.stderr)
-        return 1
+    except ValueError as error:  # a MapFileError too
+        raise UsageError(str(error)) from None
     state = game_map.initial_state()
     print(f"{text}: {describe_map(game_map)}")
     print(state.draw())
@@ -66,17 +66,12 @@ def generate(args: argparse.Namespace) -> int:
     try:
         game_map = generate_map(args.width, args.height, args.homes, args.seed)
     except ValueError as error:
-        print(f"vvw map generate: {error}", file=sys.stderr)
-        return 2
+        raise UsageError(str(error)) from None
     data = dump_map(game_map)
     if args.output is None:
         sys.stdout.buffer.write(data)
     else:
-        try:
-            write_file(args.output, data)
-        except PathError as error:
-            print(f"vvw map generate: {error}", file=sys.stderr)
-            return 1
+        write_file(args.output, data)
         print(f"wrote {args.output}: {describe_map(game_map)}", file=sys.stderr)
     return 0
 

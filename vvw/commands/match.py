@@ -7,55 +7,22 @@ played; ``--json`` is rewritten after every game, so an interrupted match loses 
 """
 
 import argparse
-import contextlib
 import json
 import os
-import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 import attrs
-import trio
 
 from engine import Kind, Termination
-from vvw.commands.serve import add_settings_arguments, os_error_in, settings_from
+from vvw import signals
+from vvw.errors import Stopped, UsageError
+from vvw.game_arguments import add_settings_arguments, settings_from, split_maps_and_bots
 from vvw.mapchoice import MapChoice, resolve_maps
 from vvw.participants import Participant, parse_participants
 from vvw.playing import Played, play_one
+from vvw.runs import new_run_dir, remove_if_empty
 from vvw.seeds import derive, fresh_seed
-from vvw.signals import exit_code, run_until_signal
-
-
-def new_run_dir(kind: str, root: Path = Path("runs")) -> Path:
-    """A new folder ``runs/KIND-STAMP`` (``-2``, ``-3``… when taken), created now."""
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    root.mkdir(parents=True, exist_ok=True)
-    number = 1
-    while True:
-        path = root / (f"{kind}-{stamp}" + (f"-{number}" if number > 1 else ""))
-        try:
-            path.mkdir()
-            return path
-        except FileExistsError:
-            number += 1
-
-
-def split_maps_and_bots(maps: list[str], bots: list[str]) -> tuple[list[str], list[str]]:
-    """``--map a.xml b.xml greedy random`` (a shell glob before the bots): the trailing
-    words of ``--map`` that name no map are the bots."""
-    maps = list(maps)
-    moved: list[str] = []
-    while maps and not _looks_like_map(maps[-1]):
-        moved.insert(0, maps.pop())
-    return maps, moved + bots
-
-
-def _looks_like_map(text: str) -> bool:
-    try:
-        resolve_maps([text])
-    except ValueError:
-        return text.endswith(".xml") or any(char in text for char in "*?[")
-    return True
+from vvw.wording import plural
 
 
 def writable_file(path: Path, force: bool) -> str | None:
@@ -114,7 +81,7 @@ def tally(players: tuple[Participant, Participant], played: list[Played]) -> str
             continue
         winner = result.vampires if result.winner == Kind.VAMPIRES else result.werewolves
         wins[winner.name] += 1
-    games = "1 game" if len(played) == 1 else f"{len(played)} games"
+    games = plural(len(played), "game")
     parts = ", ".join(f"{name} {n} win{'s' * (n != 1)}" for name, n in wins.items())
     line = f"{games}: {parts}, {draws} draw{'s' * (draws != 1)}"
     if played:
@@ -134,29 +101,33 @@ def abnormal(played: list[Played], run_dir: Path) -> list[str]:
     return lines
 
 
+def players_from(words: list[str]) -> tuple[Participant, Participant]:
+    """The two participants named by ``words``, each able to start."""
+    try:
+        players = parse_participants(words)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if len(players) != 2:
+        understood = "; ".join(f"{p.name!r} ({p.spec})" for p in players) or "none"
+        raise UsageError(f"two bots play a match, got {len(players)}: {understood}")
+    for player in players:
+        why = player.problem()
+        if why is not None:
+            raise UsageError(f"cannot start {player.name}: {why}")
+    return players[0], players[1]
+
+
 def run(args: argparse.Namespace) -> int:
     map_words, bot_words = split_maps_and_bots(args.map, args.bots)
     try:
         maps = resolve_maps(map_words)
-        players = parse_participants(bot_words)
     except ValueError as error:
-        print(f"vvw match: {error}", file=sys.stderr)
-        return 2
-    if len(players) != 2:
-        print(f"vvw match: two bots play a match, got {len(players)}", file=sys.stderr)
-        return 2
-    for player in players:
-        missing = player.program()
-        if missing is not None:
-            print(
-                f"vvw match: cannot start bot {player.name}: {missing} not found", file=sys.stderr
-            )
-            return 2
+        raise UsageError(str(error)) from None
+    players = players_from(bot_words)
     if args.json is not None:
         why = writable_file(args.json, args.force)
         if why is not None:
-            print(f"vvw match: cannot write results: {why}", file=sys.stderr)
-            return 2
+            raise UsageError(f"cannot write results: {why}")
     seed = args.seed if args.seed is not None else fresh_seed()
     print(f"seed {seed}", flush=True)
     run_dir = new_run_dir("match")
@@ -190,29 +161,17 @@ def run(args: argparse.Namespace) -> int:
             )
 
     try:
-        signum = trio.run(run_until_signal, main)
-    except (OSError, BaseExceptionGroup) as error:
-        failure = os_error_in(error)  # a port in use, a folder that cannot be written
-        if failure is None:
-            raise
-        print(f"vvw match: {failure}", file=sys.stderr)
-        return 2
+        signum = signals.run(main)
     finally:
         remove_if_empty(run_dir)
         remove_if_empty(run_dir.parent)
-    if signum is not None:
-        print(f"vvw match: stopped by signal {signum} after {len(played)} games", file=sys.stderr)
-    print(tally((players[0], players[1]), played))
+    print(tally(players, played))
     lines = abnormal(played, run_dir)
     if lines:
         print("abnormal games:\n" + "\n".join(lines))
-    return exit_code(signum) if signum is not None else 0
-
-
-def remove_if_empty(folder: Path) -> None:
-    """Remove ``folder`` if it is empty (a run that kept no files leaves none)."""
-    with contextlib.suppress(OSError):
-        folder.rmdir()
+    if signum is not None:
+        raise Stopped(signum, f"after {plural(len(played), 'game')}")
+    return 0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -226,7 +185,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         nargs="*",
         metavar="BOT",
         help="two bots: a built-in name with options ('alphabeta --depth 4'), a command"
-        " ('./mybot {host} {port}'), each optionally after name=NAME",
+        " ('./mybot {host} {port}'), each optionally after name=NAME (or in one word:"
+        " 'name=NAME BOT')",
     )
     parser.add_argument(
         "--json",

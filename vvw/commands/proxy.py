@@ -37,9 +37,12 @@ from protocol.watch import (
     Told,
     moves_text,
 )
+from vvw import signals
 from vvw.argtypes import port_number
-from vvw.commands.serve import add_view_arguments, os_error_in
+from vvw.errors import Stopped, UsageError
+from vvw.game_arguments import add_view_arguments
 from vvw.paths import PathError, make_folder
+from vvw.ports import Listening, check_free, start_listening
 from vvw.view.live import LiveHub, serve_view
 from vvw.watching import WatchTranscripts
 
@@ -299,12 +302,14 @@ def upstream_address(text: str) -> tuple[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    bots = Listening(args.host, args.listen, "the bots (--listen)")
+    view = Listening(args.host, args.view_port, "the live view (--view-port)")
+    check_free([bots, view] if args.view else [bots])
     trace = Trace(sys.stdout, boards=not args.no_boards, show_hex=args.hex, quiet=args.quiet)
     try:
         transcript_dir = None if args.no_transcript else make_folder(Path(args.transcript))
     except PathError as error:
-        print(f"vvw proxy: --transcript: {error}", file=sys.stderr)
-        return 2
+        raise UsageError(f"--transcript: {error}") from None
     host, port = args.upstream
     print(
         f"vvw proxy: listening on {args.host}:{args.listen}, relaying to {host}:{port}"
@@ -320,9 +325,13 @@ def run(args: argparse.Namespace) -> int:
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             if hub is not None:
-                view = await nursery.start(serve_view, hub, args.view_port, args.host)
-                print(f"vvw proxy: live view on http://{args.host}:{view}/", flush=True)
-            await nursery.start(
+                port = await start_listening(
+                    nursery, view, serve_view, hub, args.view_port, args.host
+                )
+                print(f"vvw proxy: live view on http://{args.host}:{port}/", flush=True)
+            await start_listening(
+                nursery,
+                bots,
                 partial(run_proxy, hub=hub),
                 (args.host, args.listen),
                 args.upstream,
@@ -331,16 +340,12 @@ def run(args: argparse.Namespace) -> int:
             )
 
     try:
-        trio.run(main)
-    except (OSError, ExceptionGroup) as error:
-        failure = os_error_in(error)
-        if failure is None:
-            raise
-        print(f"vvw proxy: cannot listen on {args.host}:{args.listen}: {failure}", file=sys.stderr)
-        return 2
+        signum = signals.run(main)
     finally:
         if scratch is not None:
             scratch.cleanup()
+    if signum is not None:
+        raise Stopped(signum)
     return 0
 
 

@@ -3,15 +3,16 @@
 import argparse
 import base64
 import gzip
-import sys
 import webbrowser
 from pathlib import Path
 
 from protocol.transcript import TranscriptError
-from vvw.paths import PathError, write_file
+from vvw.errors import UsageError
+from vvw.paths import write_file
 from vvw.transcripts import read_transcript
 from vvw.view.model import view_events
 from vvw.view.page import page
+from vvw.wording import plies
 
 
 def write_replay(transcript: Path, target: Path) -> int:
@@ -33,15 +34,11 @@ def run(args: argparse.Namespace) -> int:
     source = Path(args.file)
     target = Path(args.output) if args.output else source.with_suffix(".html")
     try:
-        plies = write_replay(source, target)
+        played = write_replay(source, target)
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or error
-        print(f"vvw replay: cannot read {source}: {reason}", file=sys.stderr)
-        return 2
-    except (TranscriptError, PathError) as error:
-        print(f"vvw replay: {error}", file=sys.stderr)
-        return 2
-    print(f"{target} ({plies} plies)")
+        raise UsageError(f"cannot read {source}: {reason}") from None
+    print(f"{target} ({plies(played)})")
     if args.open:
         webbrowser.open(target.resolve().as_uri())
     return 0

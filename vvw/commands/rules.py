@@ -17,6 +17,8 @@ from engine.rules import Variant
 from engine.state import MAX_COUNT
 from engine.testing.oracles import Encounter, encounter_distribution, expected_survivors
 from vvw.argtypes import positive_int
+from vvw.errors import UsageError
+from vvw.paths import write_file
 from vvw.vectors import build_vectors
 
 LETTERS = {"H": Kind.HUMANS, "V": Kind.VAMPIRES, "W": Kind.WEREWOLVES}
@@ -97,8 +99,7 @@ def battle(args: argparse.Namespace) -> int:
     try:
         encounter = Encounter.checked(attacker, attackers, defender, defenders)
     except ValueError as error:
-        print(f"vvw rules battle: {error}", file=sys.stderr)
-        return 2
+        raise UsageError(str(error)) from None
     print("\n".join(battle_table(encounter, Variant(args.variant))))
     return 0
 
@@ -109,11 +110,7 @@ def vectors(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return 0
-    try:
-        args.output.write_text(text, encoding="utf-8")
-    except OSError as error:
-        print(f"vvw rules vectors: cannot write {args.output}: {error.strerror}", file=sys.stderr)
-        return 1
+    write_file(args.output, text.encode("utf-8"))
     print(
         f"wrote {args.output}: {len(document['encounters'])} encounters,"
         f" {len(document['plies'])} plies",

@@ -1,16 +1,12 @@
 """``vvw tournament``: many bots, many maps, games in pairs, Elo, SPRT, nothing lost.
 
-``vvw tournament BOT BOT… --maps MAP…`` plays every pairing (``--format round-robin``) or
-the first bot against each other one (``gauntlet``), each pairing on each map a pair of
-games with sides swapped on the same map and battle seed, ``--rounds`` times, up to
-``--concurrency`` games at once, each on a port of its own. Every finished game is
-appended at once to the results file (JSON Lines, see :mod:`vvw.results`); ``--resume``
-plays only the games it lacks; ``--sprt`` stops once the test is decided.
-``vvw tournament report FILE… [--csv | --json]`` prints every table again from the file
-(from several files: their games counted together).
+What it plays is :data:`DESCRIPTION` (its ``--help``); the results file is
+:mod:`vvw.results`. ``vvw tournament report FILE… [--csv | --json]`` prints every table
+again from the file (from several files: their games counted together).
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import shlex
@@ -23,33 +19,44 @@ import trio
 
 from server.events import EventSink
 from server.settings import Settings
+from vvw import signals
 from vvw.argtypes import positive_float, positive_int
-from vvw.commands.match import new_run_dir, remove_if_empty, split_maps_and_bots
-from vvw.commands.serve import (
+from vvw.command_parser import CommandParser
+from vvw.errors import CommandError, Stopped, UsageError
+from vvw.game_arguments import (
     add_game_settings,
     add_map_arguments,
     add_view_arguments,
-    os_error_in,
     settings_from,
+    split_maps_and_bots,
 )
 from vvw.mapchoice import resolve_maps
-from vvw.participants import parse_participants
+from vvw.participants import Participant, parse_participants
 from vvw.playing import play_scheduled
+from vvw.ports import Listening, check_free, start_listening
 from vvw.progress import RunProgress
 from vvw.results import (
     GameLine,
     Header,
-    ResultsFileError,
     ResultsWriter,
     combine_runs,
     read_results,
 )
+from vvw.runs import new_run_dir, remove_if_empty
 from vvw.schedule import FORMATS, ScheduledGame, schedule
 from vvw.seeds import fresh_seed
-from vvw.signals import exit_code, run_until_signal
 from vvw.standings import Standings, format_text, standings, to_csv, to_json
 from vvw.stats import Sprt, parse_sprt
 from vvw.view.live import LiveHub, serve_view
+from vvw.wording import plural
+
+DESCRIPTION = (
+    "Play every pairing (--format round-robin) or the first bot against each other one"
+    " (gauntlet): each pairing plays a pair of games on each map, sides swapped on the same"
+    " map and battle seed, --rounds times, up to --concurrency games at once, each on a port"
+    " of its own. Every finished game is appended at once to the results file (JSON Lines);"
+    " --resume plays only the games it lacks; --sprt stops once the test is decided."
+)
 
 
 def cores() -> int:
@@ -100,40 +107,56 @@ def settings_record(settings: Settings) -> dict[str, object]:
     }
 
 
-def _fail(message: str) -> int:
-    print(f"vvw tournament: {message}", file=sys.stderr)
-    return 2
+def players_from(args: argparse.Namespace, bot_words: list[str]) -> list[Participant]:
+    """The participants, each able to start (a shipped command is looked for on the
+    workers only)."""
+    try:
+        players = parse_participants(bot_words)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if len(players) < 2:
+        raise UsageError(f"a tournament needs two participants or more, got {len(players)}")
+    for player in players:
+        why = player.problem(commands_too=args.ship is None)
+        if why is not None:
+            raise UsageError(f"cannot start {player.name}: {why}")
+    return players
+
+
+def results_path(args: argparse.Namespace) -> tuple[Path, Header | None]:
+    """The results file, and the header of the run it holds when resumed."""
+    path: Path | None = args.results
+    if path is None:
+        return new_run_dir("tournament") / "results.jsonl", None
+    if path.is_dir():
+        raise UsageError(f"--results {path} is a folder: name a file, e.g. {path / 'r.jsonl'}")
+    if not path.exists():
+        if not path.parent.is_dir():
+            raise UsageError(f"folder {path.parent} does not exist")
+        return path, None
+    if not args.resume:
+        raise UsageError(
+            f"{path} exists: add --resume to play the games it lacks, or give another --results"
+        )
+    previous, _ = read_results(path)  # ResultsFileError: one line, exit 2
+    return path, previous
 
 
 def run_tournament(args: argparse.Namespace) -> int:
     map_words, bot_words = split_maps_and_bots(args.map, args.participants)
     try:
         maps = resolve_maps(map_words)
-        players = parse_participants(bot_words)
         sprt = parse_sprt(args.sprt) if args.sprt is not None else None
     except ValueError as error:
-        return _fail(str(error))
-    if len(players) < 2:
-        return _fail(f"a tournament needs two participants or more, got {len(players)}")
+        raise UsageError(str(error)) from None
+    players = players_from(args, bot_words)
     if sprt is not None and len(players) != 2:
-        return _fail("--sprt tests one bot against another: give exactly two participants")
-    for player in players if args.ship is None else []:  # shipped: found on the workers
-        missing = player.program()
-        if missing is not None:
-            return _fail(f"cannot start {player.name}: {missing} not found")
-    path: Path = args.results or new_run_dir("tournament") / "results.jsonl"
-    previous: Header | None = None
-    if path.exists():
-        if not args.resume:
-            return _fail(
-                f"{path} exists: add --resume to play the games it lacks, or give another --results"
-            )
-        try:
-            previous, _ = read_results(path)
-        except ResultsFileError as error:
-            return _fail(str(error))
-    elif not path.parent.is_dir():
-        return _fail(f"folder {path.parent} does not exist")
+        raise UsageError("--sprt tests one bot against another: give exactly two participants")
+    if args.cluster is not None and importlib.util.find_spec("ray") is None:
+        raise UsageError("--cluster needs Ray: pip install 'vvw[cluster]'")
+    if args.view:
+        check_free([view_place(args)])
+    path, previous = results_path(args)
     seed = (
         args.seed
         if args.seed is not None
@@ -152,25 +175,31 @@ def run_tournament(args: argparse.Namespace) -> int:
         sprt=None if sprt is None else attrs.asdict(sprt),
         command=shlex.join(["vvw", *sys.argv[1:]]),
     )
+    writer = ResultsWriter(path, header)  # ResultsFileError: another run's file
     try:
-        writer = ResultsWriter(path, header)
         _, done = read_results(path)
-    except (ResultsFileError, OSError) as error:
-        return _fail(str(error))
-    games_dir = path.parent / f"{path.stem}-games"
-    try:
+        games_dir = path.parent / f"{path.stem}-games"
         if args.cluster is not None:
-            code = _on_cluster(args, header, todo, done, writer, sprt, settings, games_dir)
-            if code == 2 and previous is None and not read_results(path)[1]:
-                path.unlink()  # the cluster could not start: no file left to --resume
-            return code
+            return _on_cluster(args, header, todo, done, writer, sprt, settings, games_dir)
 
         async def play_here(game: ScheduledGame, events: EventSink | None) -> GameLine:
             return await play_scheduled(game, settings, games_dir, args.keep_transcripts, events)
 
         return _play(args, header, todo, done, writer, sprt, args.concurrency, play_here)
+    except ClusterStartError:
+        if previous is None and not read_results(path)[1]:
+            path.unlink()  # the cluster could not start: no file left to --resume
+        raise
     finally:
         writer.close()
+
+
+def view_place(args: argparse.Namespace) -> Listening:
+    return Listening(args.view_host, args.view_port, "the live view (--view-port)")
+
+
+class ClusterStartError(CommandError):
+    """The cluster could not play the run (see :class:`vvw.cluster.ClusterError`)."""
 
 
 LOOPBACK_ONLY = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
@@ -193,10 +222,8 @@ def _on_cluster(
         # when it is imported (and its processes inherit it). Not for a real cluster, whose
         # machines must reach this one.
         os.environ[LOOPBACK_ONLY] = "0"
-    try:
-        from vvw import cluster  # the optional extra: only a --cluster run needs Ray
-    except ImportError:
-        return _fail("--cluster needs Ray: pip install 'vvw[cluster]'")
+    from vvw import cluster  # the optional extra: only a --cluster run needs Ray
+
     ship = None if args.ship is None else args.ship.resolve()
     options = cluster.ClusterOptions(args.cluster, args.cpus_per_game, args.workers, ship)
     try:
@@ -215,7 +242,7 @@ def _on_cluster(
         failure = cluster.cluster_error_in(error)
         if failure is None:
             raise
-        return _fail(str(failure))
+        raise ClusterStartError(str(failure)) from None
 
 
 def _play(
@@ -233,8 +260,8 @@ def _play(
     finished = {game.key for game in done}
     remaining = [game for game in todo if game.key not in finished]
     print(
-        f"{len(header.participants)} participants, {len(header.maps)} maps,"
-        f" rounds {header.rounds}: {len(todo)} games, {len(remaining)} to play;"
+        f"{plural(len(header.participants), 'participant')}, {plural(len(header.maps), 'map')},"
+        f" rounds {header.rounds}: {plural(len(todo), 'game')}, {len(remaining)} to play;"
         f" seed {header.seed}; results in {path}",
         flush=True,
     )
@@ -258,7 +285,9 @@ def _play(
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             if hub is not None:
-                port = await nursery.start(serve_view, hub, args.view_port, args.view_host)
+                port = await start_listening(
+                    nursery, view_place(args), serve_view, hub, args.view_port, args.view_host
+                )
                 print(f"live view on http://{args.view_host}:{port}/", flush=True)
             await play_everything()
             nursery.cancel_scope.cancel()
@@ -280,51 +309,24 @@ def _play(
             await play_all(remaining, concurrency, play, lambda: decided)
 
     try:
-        signum = trio.run(run_until_signal, main)
-    except (OSError, BaseExceptionGroup) as error:
-        failure = os_error_in(error)
-        if failure is None:
-            raise
-        return _fail(str(failure))
+        signum = signals.run(main)
     finally:
         remove_if_empty(games_dir)
     print()
     print(format_text(table))
     if signum is not None:
-        print(
-            f"\nstopped by signal {signum}: {table.played} of {header.games} games in {path};"
+        raise Stopped(
+            signum,
+            f"after {table.played} of {plural(header.games, 'game')}, kept in {path}:"
             " the same command with --resume plays the rest",
-            file=sys.stderr,
         )
-        return exit_code(signum)
     return 0
 
 
-def report(words: list[str]) -> int:
+def report(args: argparse.Namespace) -> int:
     """``vvw tournament report FILE… [--csv | --json]``."""
-    parser = argparse.ArgumentParser(
-        prog="vvw tournament report",
-        description="Print a run's tables again, computed from its results file alone;"
-        " or the tables of several runs' games together.",
-    )
-    parser.add_argument(
-        "files",
-        type=Path,
-        nargs="+",
-        metavar="FILE",
-        help="a results file (.jsonl); several are counted as one tournament: rounds played"
-        " with other seeds or maps, under the same settings",
-    )
-    form = parser.add_mutually_exclusive_group()
-    form.add_argument("--csv", action="store_true", help="the tables as CSV")
-    form.add_argument("--json", action="store_true", help="the tables as JSON")
-    args = parser.parse_args(words)
-    try:
-        runs = [(path, *read_results(path)) for path in args.files]
-        header, games = combine_runs(runs)
-    except ResultsFileError as error:
-        print(f"vvw tournament report: {error}", file=sys.stderr)
-        return 1
+    runs = [(path, *read_results(path)) for path in args.files]
+    header, games = combine_runs(runs)
     table: Standings = standings(header, games, tuple(h for _, h, _ in runs))
     if args.csv:
         sys.stdout.write(to_csv(table))
@@ -335,19 +337,13 @@ def report(words: list[str]) -> int:
     return 0
 
 
-def run(args: argparse.Namespace, extra: list[str]) -> int:
-    if args.participants[:1] == ["report"]:
-        return report(args.participants[1:] + extra)
-    if extra:
-        return _fail(f"unrecognized arguments: {' '.join(extra)}")
-    if not args.map:
-        return _fail("the following arguments are required: --maps")
+def run(args: argparse.Namespace) -> int:
     if args.cluster is not None and args.view:
-        return _fail("--view shows the games played on this machine: not with --cluster")
+        raise UsageError("--view shows the games played on this machine: not with --cluster")
     if args.workers is not None and args.cluster != "local":
-        return _fail("--workers is for --cluster local (a cluster's size is its own)")
+        raise UsageError("--workers is for --cluster local (a cluster's size is its own)")
     if args.ship is not None and (args.cluster is None or not args.ship.is_dir()):
-        return _fail(
+        raise UsageError(
             f"--ship needs --cluster and a folder; {args.ship} is not one"
             if args.cluster is not None
             else "--ship is for --cluster runs"
@@ -358,17 +354,19 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "tournament",
-        help="play many bots on many maps; Elo, SPRT; or `report FILE…`",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
+        help="play many bots on many maps: Elo, SPRT (or: report FILE…)",
+        description=DESCRIPTION,
         epilog='example: vvw tournament alphabeta greedy name=mine cmd="python bot.py {host}'
-        ' {port}" --maps thetrap testmap --rounds 2 --concurrency 2',
+        ' {port}" --maps thetrap testmap --rounds 2 --concurrency 2.'
+        " The tables again: vvw tournament report FILE… (see its --help).",
     )
     parser.add_argument(
         "participants",
-        nargs="+",
+        nargs="*",
         metavar="BOT",
         help="built-in name with options ('alphabeta --depth 4'), or command"
-        " ('./mybot {host} {port}'), each optionally after name=NAME; or: report FILE…",
+        " ('./mybot {host} {port}'), each optionally after name=NAME (or in one word:"
+        " 'name=NAME BOT')",
     )
     parser.add_argument(
         "--format",
@@ -444,7 +442,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_map_arguments(parser, several_maps=True)
     add_game_settings(parser)
     add_view_arguments(parser, own_host=True)
-    for action in parser._actions:
-        if action.dest == "map":
-            action.required = False  # not for `report`; checked in run()
-    parser.set_defaults(func=run, takes_extra=True)
+    parser.set_defaults(func=run)
+    register_report(parser)
+
+
+def register_report(tournament: CommandParser) -> None:
+    """``vvw tournament report``, a subcommand beside the participants."""
+    parser = tournament.add_beside(
+        "report",
+        description="Print a run's tables again, computed from its results file alone;"
+        " or the tables of several runs' games together.",
+        epilog="example: vvw tournament report runs/tournament-*/results.jsonl --csv",
+    )
+    parser.add_argument(
+        "files",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="a results file (.jsonl); several are counted as one tournament: rounds played"
+        " with other seeds or maps, under the same settings",
+    )
+    form = parser.add_mutually_exclusive_group()
+    form.add_argument("--csv", action="store_true", help="the tables as CSV")
+    form.add_argument("--json", action="store_true", help="the tables as JSON")
+    parser.set_defaults(func=report)

@@ -1,0 +1,40 @@
+"""The parser of every ``vvw`` command: it knows the command's name and its subcommands."""
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+
+class CommandParser(argparse.ArgumentParser):
+    """A parser that knows its command's name (``vvw map show``) for the error line, the
+    subcommands under it, and the subcommands beside its own arguments (``vvw tournament
+    report FILE…`` beside ``vvw tournament BOT…``), each with its own ``--help``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_defaults(command_name=self.prog)
+        self.subcommands: dict[str, CommandParser] = {}
+        """The parsers of ``add_subparsers``, by name, and those of :meth:`add_beside`."""
+        self._beside: set[str] = set()
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        action = super().add_subparsers(**kwargs)
+        self.subcommands = action.choices  # filled as its parsers are added
+        return action
+
+    def add_beside(self, name: str, **kwargs: Any) -> "CommandParser":
+        """A subcommand ``PROG NAME …``, chosen when the first word is ``NAME``, beside
+        this parser's own positional arguments."""
+        parser = CommandParser(prog=f"{self.prog} {name}", **kwargs)
+        self.subcommands[name] = parser
+        self._beside.add(name)
+        return parser
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        words = list(sys.argv[1:] if args is None else args)
+        if words and words[0] in self._beside:
+            return self.subcommands[words[0]].parse_known_args(words[1:], namespace)
+        return super().parse_known_args(words, namespace)

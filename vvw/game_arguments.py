@@ -1,0 +1,129 @@
+"""The arguments that say how games are played, shared by serve, match, tournament, proxy.
+
+Maps, games, clocks, limits, rules, seed, transcripts and the live view; the
+:class:`server.settings.Settings` they make; and the words of ``--map`` that are bots.
+"""
+
+import argparse
+
+from engine import OnTimeout, Rules
+from engine.rules import Variant
+from server.settings import Settings
+from vvw.argtypes import port_number, positive_float, positive_int
+from vvw.mapchoice import resolve_maps
+from vvw.paths import folder_to_write
+
+
+def add_map_arguments(parser: argparse.ArgumentParser, several_maps: bool = False) -> None:
+    """``--map``: one (``serve``) or several (``match``, ``tournament``)."""
+    if several_maps:
+        parser.add_argument(
+            "--map",
+            "--maps",
+            dest="map",
+            action="extend",
+            nargs="+",
+            required=True,
+            metavar="MAP",
+            help="map files, globs, bundled names (thetrap) or gen:SEED; played in turn",
+        )
+    else:
+        parser.add_argument(
+            "--map", action="append", required=True, help="map file, or bundled name (thetrap)"
+        )
+
+
+def add_game_settings(parser: argparse.ArgumentParser) -> None:
+    """The settings of each game: clocks, limits, rules, seed."""
+    parser.add_argument(
+        "--move-time", type=positive_float, default=2.0, help="seconds per reply (default 2)"
+    )
+    parser.add_argument(
+        "--on-timeout",
+        choices=["skip", "forfeit"],
+        default="skip",
+        help="a bot with no MOV in time: skips its turn (default, as the course server) or loses",
+    )
+    parser.add_argument(
+        "--ply-limit", type=positive_int, default=200, help="plies per game (default 200)"
+    )
+    parser.add_argument(
+        "--game-time", type=positive_float, default=300.0, help="seconds per game (default 300)"
+    )
+    parser.add_argument(
+        "--variant",
+        choices=["server", "spec"],
+        default="server",
+        help="battle rules: the course server's (default) or the specification's reading",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed of the random battles")
+
+
+def add_settings_arguments(parser: argparse.ArgumentParser, several_maps: bool = False) -> None:
+    """The settings shared by ``serve`` and ``match``: maps, games, game settings, transcripts."""
+    add_map_arguments(parser, several_maps)
+    parser.add_argument("--games", type=positive_int, default=1, help="games to play (default 1)")
+    add_game_settings(parser)
+    parser.add_argument(
+        "--transcript",
+        type=folder_to_write,
+        default=None,
+        metavar="DIR",
+        help="write transcripts here (kept for abnormal games)",
+    )
+    parser.add_argument(
+        "--keep-transcripts", action="store_true", help="keep the transcripts of normal games too"
+    )
+
+
+def add_view_arguments(parser: argparse.ArgumentParser, own_host: bool = False) -> None:
+    """``--view`` and ``--view-port`` (and ``--view-host`` with ``own_host``): the live view
+    in the browser, on ``--host`` unless the command has a ``--view-host`` of its own."""
+    host = "--view-host" if own_host else "--host"
+    parser.add_argument(
+        "--view",
+        action="store_true",
+        help=f"show the games live in the browser (a page on {host}:--view-port)",
+    )
+    parser.add_argument(
+        "--view-port",
+        type=port_number,
+        default=5580,
+        metavar="PORT",
+        help="port of the live view (default %(default)s; 0: any free one)",
+    )
+    if own_host:
+        parser.add_argument(
+            "--view-host",
+            default="127.0.0.1",
+            help="address of the live view (default %(default)s)",
+        )
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The settings of each game, from :func:`add_game_settings`' arguments."""
+    return Settings(
+        rules=Rules(variant=Variant(args.variant), max_plies=args.ply_limit),
+        move_time=args.move_time,
+        on_timeout=OnTimeout(args.on_timeout),
+        game_time=args.game_time,
+        seed=args.seed,
+    )
+
+
+def split_maps_and_bots(maps: list[str], bots: list[str]) -> tuple[list[str], list[str]]:
+    """``--map a.xml b.xml greedy random`` (a shell glob before the bots): the trailing
+    words of ``--map`` that name no map are the bots."""
+    maps = list(maps)
+    moved: list[str] = []
+    while maps and not _looks_like_map(maps[-1]):
+        moved.insert(0, maps.pop())
+    return maps, moved + bots
+
+
+def _looks_like_map(text: str) -> bool:
+    try:
+        resolve_maps([text])
+    except ValueError:
+        return text.endswith(".xml") or any(char in text for char in "*?[")
+    return True

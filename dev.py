@@ -5,7 +5,9 @@
     python3 dev.py test   # set up, then run ruff (lint and format), mypy and the tests
 
 Needs only Python 3.11+ and access to PyPI. Set-up is skipped when ``.venv`` is already
-up to date with ``pyproject.toml``. Extra arguments go to ``vvw match`` or ``pytest``.
+up to date with ``pyproject.toml``. Extra arguments go to ``pytest``, or to ``vvw match``
+beside the defaults they do not replace (``play --move-time 0.3`` keeps the map, the bots
+and the two games; ``play random greedy`` keeps the map and the games).
 """
 
 import hashlib
@@ -19,7 +21,11 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".vvw-installed"
-DEFAULT_MATCH = ["--map", "maps/thetrap.xml", "alphabeta", "greedy", "--games", "2"]
+DEFAULT_BOTS = ["alphabeta", "greedy"]
+DEFAULT_MAP = ["--map", "maps/thetrap.xml"]
+DEFAULT_GAMES = ["--games", "2"]
+MATCH_FLAGS = frozenset({"-h", "--help", "--force", "--keep-transcripts"})
+"""The options of ``vvw match`` that take no value (a test keeps this true)."""
 
 
 def run(*command: str | Path) -> int:
@@ -49,6 +55,47 @@ def set_up(with_tests: bool = True) -> None:
     STAMP.write_text(digest + (" test" if with_tests else ""))
 
 
+def _looks_like_map(word: str) -> bool:
+    """A word after ``--map`` that names a map rather than a bot (as ``vvw match`` tells)."""
+    return (
+        word.endswith(".xml")
+        or word.startswith("gen:")
+        or any(char in word for char in "*?[")
+        or (ROOT / "maps" / f"{word}.xml").exists()
+    )
+
+
+def match_arguments(extra: list[str]) -> list[str]:
+    """``vvw match``'s arguments for ``play``: the default bots, map and games, each unless
+    ``extra`` gives its own, then ``extra``."""
+    given: set[str] = set()
+    index = 0
+    while index < len(extra):
+        word = extra[index]
+        index += 1
+        if not word.startswith("-") or word[1:2].isdigit():
+            given.add("bots")
+            continue
+        name, equals, _ = word.partition("=")
+        name = "--map" if name == "--maps" else name
+        given.add(name)
+        if equals or name in MATCH_FLAGS:
+            continue
+        if name != "--map":
+            index += 1  # its value
+            continue
+        while index < len(extra) and not extra[index].startswith("-"):
+            if not _looks_like_map(extra[index]):
+                given.add("bots")  # bots after the maps, as vvw match reads them
+            index += 1
+    return [
+        *(DEFAULT_BOTS if "bots" not in given else []),
+        *(DEFAULT_MAP if "--map" not in given else []),
+        *(DEFAULT_GAMES if "--games" not in given else []),
+        *extra,
+    ]
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("play", "test", "setup"):
         print(__doc__.strip())
@@ -56,7 +103,7 @@ def main(argv: list[str]) -> int:
     command, extra = argv[0], argv[1:]
     set_up(with_tests=command != "play")
     if command == "play":
-        return run(BIN / "vvw", "match", *(extra or DEFAULT_MATCH))
+        return run(BIN / "vvw", "match", *match_arguments(extra))
     if command == "test":
         lint = run(BIN / "ruff", "check", ".")
         layout = run(BIN / "ruff", "format", "--check", ".")

@@ -1,5 +1,6 @@
 """What a user sees while a run goes: a line per finished game and, in a terminal, a live
-footer with the games done, the time left and the running standings (drawn by ``rich``).
+footer with the games done, the time left and the running standings (drawn by ``rich``);
+for a match, in a terminal, a live line with the game's ply and each side's creatures.
 
 Our output closed (``vvw … | head``) is a ``BrokenPipeError``, which ``vvw.cli`` ends
 quietly: not ``rich``'s own ``SystemExit``.
@@ -15,6 +16,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from engine import Kind
+from protocol.transcript import Ply, Skip, TranscriptError, parse_line
+from server.events import EventSink, GameBegun, ServerEvent, TranscriptLine
 from vvw.results import GameLine
 from vvw.standings import Standings
 from vvw.wording import plies
@@ -138,3 +142,58 @@ def _standings_table(table: Standings) -> Table:
             f"SPRT LLR {table.llr:.2f} in [{table.sprt.lower:.2f}, {table.sprt.upper:.2f}]"
         )
     return shown
+
+
+class GameProgress(_LiveFooter):
+    """In a terminal, one live line while a game is played (``game 2 on thetrap: alphabeta
+    vs greedy: ply 57 of 200, vampires 12, werewolves 9, humans 4``), gone when it ends;
+    elsewhere nothing."""
+
+    refreshes = 8
+
+    def __init__(self, ply_limit: int, console: Console | None = None) -> None:
+        super().__init__(console)
+        self.ply_limit = ply_limit
+        self.text = ""
+
+    def _render(self) -> Text:
+        return Text(self.text)
+
+    def events(self, title: str) -> EventSink | None:
+        """The events sink of the game called ``title``: its transcript's lines move the
+        line on; ``None`` outside a terminal (no transcript lines need reading then)."""
+        if self.live is None:
+            return None
+        read = 0
+
+        def hear(event: ServerEvent) -> None:
+            nonlocal read
+            if isinstance(event, GameBegun):
+                self._show(f"{title}: starting")
+            elif isinstance(event, TranscriptLine):
+                read += 1
+                self._follow(title, event.text, read)
+
+        return hear
+
+    def _follow(self, title: str, text: str, number: int) -> None:
+        """Line ``number`` of the game's transcript: after a ply or a skipped turn, the line
+        shows it (and the creatures on the board)."""
+        try:
+            record = parse_line(text, number)
+        except TranscriptError:
+            return
+        if isinstance(record, Skip):
+            self._show(f"{title}: ply {record.ply_number} of {self.ply_limit}")
+        elif isinstance(record, Ply) and record.board is not None:
+            counts = {kind: 0 for kind in (Kind.VAMPIRES, Kind.WEREWOLVES, Kind.HUMANS)}
+            for _, _, kind, count in record.board:
+                counts[kind] += count
+            sides = ", ".join(f"{kind.name.lower()} {n}" for kind, n in counts.items())
+            self._show(f"{title}: ply {record.ply_number} of {self.ply_limit}, {sides}")
+
+    def _show(self, text: str) -> None:
+        """The line to draw next (``rich`` redraws it a few times a second)."""
+        self.text = text
+        if self.live is not None:
+            self.live.update(self._render())

@@ -20,6 +20,7 @@ from vvw.game_arguments import add_settings_arguments, settings_from, split_maps
 from vvw.mapchoice import MapChoice, resolve_maps
 from vvw.participants import Participant, parse_participants
 from vvw.playing import Played, play_one
+from vvw.progress import GameProgress
 from vvw.runs import new_run_dir, remove_if_empty
 from vvw.seeds import derive, fresh_seed
 from vvw.wording import plural
@@ -146,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
                 if args.json is not None:
                     write_json(args.json, played)
 
+            title = f"game {number} on {choice.label}: {sides[0].name} vs {sides[1].name}"
             record(
                 await play_one(
                     choice.game_map,
@@ -156,12 +158,14 @@ def run(args: argparse.Namespace) -> int:
                     transcript_dir=args.transcript,
                     keep_transcript=args.keep_transcripts,
                     number=number,
+                    events=progress.events(title),  # in a terminal: the game as it goes
                     on_abort=record,  # Ctrl-C: the game ends as aborted, and is recorded
                 )
             )
 
     try:
-        signum = signals.run(main)
+        with GameProgress(args.ply_limit) as progress:
+            signum = signals.run(main)
     finally:
         remove_if_empty(run_dir)
         remove_if_empty(run_dir.parent)

@@ -1,0 +1,92 @@
+"""``python3 dev.py play``: extra arguments join the defaults they do not replace, and a game
+played in a terminal shows its progress."""
+
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import dev
+from vvw.cli import build_parser
+from vvw.game_arguments import split_maps_and_bots
+
+ROOT = Path(__file__).resolve().parents[2]
+BOT = ROOT / "tests" / "server" / "bots" / "bot.py"
+
+
+def _as_match_reads(words: list[str]) -> tuple[list[str], list[str], int, float]:
+    """The maps, bots, games and move time ``vvw match`` reads in ``dev.py play WORDS``."""
+    args = build_parser().parse_args(["match", *dev.match_arguments(words)])
+    maps, bots = split_maps_and_bots(args.map, args.bots)
+    return maps, bots, args.games, args.move_time
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        ([], (["maps/thetrap.xml"], ["alphabeta", "greedy"], 2, 2.0)),
+        (["--move-time", "0.3"], (["maps/thetrap.xml"], ["alphabeta", "greedy"], 2, 0.3)),
+        (["random", "greedy"], (["maps/thetrap.xml"], ["random", "greedy"], 2, 2.0)),
+        (["--map", "testmap"], (["testmap"], ["alphabeta", "greedy"], 2, 2.0)),
+        (["--map", "testmap", "random", "greedy"], (["testmap"], ["random", "greedy"], 2, 2.0)),
+        (["--games=4", "--force"], (["maps/thetrap.xml"], ["alphabeta", "greedy"], 4, 2.0)),
+    ],
+)
+def test_play_adds_its_arguments_to_the_defaults_they_do_not_replace(
+    words: list[str], expected: tuple[list[str], list[str], int, float]
+) -> None:
+    assert _as_match_reads(words) == expected
+
+
+def test_play_knows_which_options_of_vvw_match_take_no_value() -> None:
+    match = build_parser().subcommands["match"]
+    flags = {
+        option
+        for action in match._actions  # argparse keeps no public list of them
+        if action.nargs == 0
+        for option in action.option_strings
+    }
+    assert flags == dev.MATCH_FLAGS
+
+
+def test_a_match_in_a_terminal_shows_the_game_as_it_goes(tmp_path: Path) -> None:
+    terminal, screen = os.openpty()
+    late = f"{sys.executable} {BOT} late {{host}} {{port}}"
+    match = ["match", "--map", "testmap", "name=late", late, "random", "--ply-limit", "3"]
+    run = subprocess.Popen(
+        [sys.executable, "-m", "vvw", *match, "--seed", "1"],
+        cwd=tmp_path,
+        stdin=screen,
+        stdout=screen,
+        stderr=screen,
+        env={**os.environ, "TERM": "xterm", "COLUMNS": "200", "LINES": "30"},
+    )
+    os.close(screen)
+    shown = b""
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([terminal], [], [], 1)
+            if not ready:
+                continue
+            try:
+                data = os.read(terminal, 65536)
+            except OSError:  # the command and everything it started closed the terminal
+                break
+            if not data:
+                break
+            shown += data
+        assert run.wait(timeout=10) == 0
+    finally:
+        run.kill()
+        run.wait()
+        os.close(terminal)
+    text = shown.decode(errors="replace")
+    progress = r"game 1 on testmap: late vs random: ply \d of 3, vampires \d+, werewolves \d+"
+    assert re.search(progress, text)
+    assert "game 1 on testmap: " in text and "1 game: late" in text

@@ -25,32 +25,18 @@
 ``agent.last_stats`` (:class:`SearchStats`) tells what the last search did.
 """
 
-import logging
-import random
-import time
+from typing import Any
+
+import attrs
 
 from agents.candidates import candidate_plies
+from agents.deepening import Keyed, TableOptions, TableSearch
 from agents.evaluation import DRAW, WIN, evaluate, is_terminal_value, on_win_scale, root_bar
-from agents.options import Option, checked_options
-from agents.search import (
-    TABLE_MB,
-    Clock,
-    NodeCache,
-    OutOfTime,
-    SearchStats,
-    TranspositionTable,
-    battle_sides,
-    bound_of,
-    collector_paused,
-    stop_time,
-)
-from agents.zobrist import Zobrist
-from engine import GameState, Kind, Ply, end_of_game, expected_survivors, resolve_ply
+from agents.options import option
+from agents.search import NodeCache, battle_sides, bound_of, table_order
+from engine import GameState, Ply, end_of_game, expected_survivors, resolve_ply
 from engine.rules import DEFAULT_RULES, Rules
 
-log = logging.getLogger(__name__)
-
-MAX_DEPTH = 64
 WIDTH = 16
 """Candidate plies searched per node."""
 ROOT_WIDTH = 32
@@ -64,8 +50,6 @@ their mistake, and a position that offers the enemy one is worse than one that d
 
 Outcomes = list[tuple[float, GameState]]
 """The states a ply leads to in the tree, with their probabilities."""
-Keyed = list[tuple[float, GameState, int]]
-"""The same, each state with its Zobrist key."""
 Children = list[tuple[Ply, Keyed]]
 """A node's plies, each with the states it leads to."""
 
@@ -109,120 +93,60 @@ def ply_children(
     return [(p, GameState.trusted(rows, cols, None, after, board)) for p, board in results]
 
 
-class AlphaBetaAgent:
+@attrs.frozen
+class AlphaBetaOptions(TableOptions):
+    """The options of ``alphabeta`` (``make(**options)``, ``vvw agent alphabeta --depth 4``)."""
+
+    seed: int | None = option(int, None, "shuffles the root plies")
+    width: int = option(int, WIDTH, "candidate plies searched per node")
+    risk: float = option(float, RISK, "dislike of gambles")
+
+
+class AlphaBetaAgent(TableSearch):
     """The ``alphabeta`` bot (see the module docstring)."""
 
     name = "alphabeta"
+    Options = AlphaBetaOptions
+    KEEP_PARTIAL = True
 
-    def __init__(
-        self,
-        time_budget: float | None = None,
-        depth: int | None = None,
-        seed: int | None = None,
-        width: int = WIDTH,
-        rules: Rules = DEFAULT_RULES,
-        risk: float = RISK,
-        table_mb: float = TABLE_MB,
-    ) -> None:
-        if depth is not None and depth < 1:
-            raise ValueError(f"depth must be 1 or more, got {depth}")
-        if time_budget is not None and time_budget <= 0:
-            raise ValueError(f"time budget must be positive, got {time_budget}")
-        self.time_budget = time_budget
-        self.max_depth = depth or MAX_DEPTH
-        self.width = width
-        self.rules = rules
-        self.risk = risk
-        self.species: Kind | None = None
-        self.rng = random.Random(seed)
-        self.shuffle = seed is not None
-        self.zobrist = Zobrist()
-        self.table = TranspositionTable(table_mb)
+    def __init__(self, options: AlphaBetaOptions | None = None, **given: Any) -> None:
+        super().__init__(options, **given)
+        self.width = self.options.width
+        self.risk = self.options.risk
+        self.shuffle = self.options.seed is not None
         self.expanded: NodeCache[Children] = NodeCache()
-        self.last_stats: SearchStats | None = None
-        self._clock = Clock()
 
-    def new_game(self, species: Kind, state: GameState) -> None:
-        """Forget the table of the previous game."""
-        self.table.clear()
-
-    def choose_ply(self, state: GameState, deadline: float) -> Ply:
-        """The best ply found by iterative deepening before the stop time.
-
-        The cyclic garbage collector is paused meanwhile
-        (:func:`agents.search.collector_paused`) until the expanded nodes are freed,
-        just after the reply.
-        """
-        with collector_paused(self.expanded):
-            return self._search(state, deadline)
-
-    def _search(self, state: GameState, deadline: float) -> Ply:
-        began = time.monotonic()
-        self._clock = Clock(stop_time(began, deadline, self.time_budget))
-        self.species = state.to_move
-        self.table.new_search()
+    def root_plies(self, state: GameState) -> list[Ply]:
         plies = candidate_plies(state, ROOT_WIDTH)
         if not plies:
             raise ValueError("the side to move has no creatures: no ply to choose")
         if self.shuffle:
             self.rng.shuffle(plies)
-        key = self.zobrist.key(state)
-        children = [(ply, self._keyed(state, key, ply)) for ply in plies]
-        best, value, finished = plies[0], 0.0, 0
-        for depth in range(1, self.max_depth + 1):
-            try:
-                found, value, children = self._root(children, depth)
-                best, finished = found, depth
-            except OutOfTime as partial:
-                if partial.args:
-                    best, value = partial.args
-                break
-            if is_terminal_value(value) or time.monotonic() >= self._clock.stop:
-                break
-        self.last_stats = SearchStats(
-            finished, self._clock.nodes, time.monotonic() - began, value, len(plies)
-        )
-        log.debug("alphabeta: %s", self.last_stats)
-        return best
+        return plies
 
-    def _keyed(self, state: GameState, key: int, ply: Ply) -> Keyed:
-        """:func:`ply_children`, each child with its Zobrist key (``key`` is the parent's)."""
-        child = self.zobrist.child
-        return [
-            (p, after, child(key, state, ply, after.contents))
-            for p, after in ply_children(state, ply, self.rules)
-        ]
+    def outcomes(self, state: GameState, ply: Ply) -> Outcomes:
+        return ply_children(state, ply, self.rules)
+
+    def settled(self, value: float) -> bool:
+        return is_terminal_value(value)
+
+    def bar(self, best: float) -> float:
+        return root_bar(best)
+
+    def searched(self, child: Keyed, depth: int, alpha: float, beta: float) -> float:
+        return self._ply_value(child, depth, alpha, beta)
 
     def _expand(self, state: GameState, key: int) -> Children:
         """The node's candidate plies and what they lead to, from the cache if it is there."""
         children = self.expanded.get(key)
         if children is None:
             children = [
-                (ply, self._keyed(state, key, ply)) for ply in candidate_plies(state, self.width)
+                (ply, self.keyed(state, key, ply)) for ply in candidate_plies(state, self.width)
             ]
             cells = sum(len(after.contents) for _, keyed in children for _, after, _ in keyed)
             if self.expanded.reserve(cells):
                 self.expanded.put(key, children)
         return children
-
-    def _root(self, children: Children, depth: int) -> tuple[Ply, float, Children]:
-        """Search every root ply to ``depth``; the best, its value, and the plies reordered."""
-        alpha = best_value = -float("inf")
-        best: Ply | None = None
-        scores: list[float] = []
-        for index, (ply, outcomes) in enumerate(children):
-            try:
-                value = self._ply_value(outcomes, depth - 1, alpha, float("inf"))
-            except OutOfTime:
-                if best is not None and index > 0:
-                    raise OutOfTime(best, best_value) from None
-                raise
-            scores.append(value)
-            if value > alpha:
-                best_value, best, alpha = value, ply, root_bar(value)
-        assert best is not None
-        order = sorted(range(len(children)), key=lambda i: (children[i][0] != best, -scores[i]))
-        return best, best_value, [children[i] for i in order]
 
     def _ply_value(
         self, outcomes: Keyed, depth: int, alpha: float, beta: float, mine: bool = True
@@ -242,7 +166,7 @@ class AlphaBetaAgent:
     def _negamax(self, state: GameState, key: int, depth: int, alpha: float, beta: float) -> float:
         """The value of ``state`` (Zobrist key ``key``) for its side to move, searched
         ``depth`` plies deep."""
-        self._clock.tick()
+        self.clock.tick()
         species = state.to_move
         end = end_of_game(state, self.rules)
         if end is not None:
@@ -258,13 +182,10 @@ class AlphaBetaAgent:
                 return entry.value
             first = entry.best
         children = self._expand(state, key)
-        order: range | list[int] = range(len(children))
-        if first is not None and 0 < first < len(children):
-            order = [first, *range(first), *range(first + 1, len(children))]
         original_alpha = alpha
         best_value = -float("inf")
         best: int | None = None
-        for index in order:
+        for index in table_order(first, len(children)):
             value = self._ply_value(
                 children[index][1], depth - 1, alpha, beta, species == self.species
             )
@@ -280,18 +201,11 @@ class AlphaBetaAgent:
         return best_value
 
 
-OPTIONS = {
-    "time_budget": Option(float, "seconds per move at most"),
-    "depth": Option(int, "search depth at most"),
-    "seed": Option(int, "shuffles the root plies"),
-    "width": Option(int, f"candidate plies searched per node (default {WIDTH})"),
-    "risk": Option(float, f"dislike of gambles (default {RISK})"),
-    "table_mb": Option(float, f"megabytes of the transposition table (default {TABLE_MB:g})"),
-    "rules": Option(Rules, "the rules searched (default the course server's)"),
-}
+OPTIONS = AlphaBetaOptions
+"""The bot's options, for the registry (:func:`agents.registry.options_of`)."""
 
 
-def make(**options: object) -> AlphaBetaAgent:
-    """A new ``alphabeta`` bot; ``options``: those of :data:`OPTIONS` (others are refused
-    with the list of these)."""
-    return AlphaBetaAgent(**checked_options("alphabeta", options, OPTIONS))
+def make(**options: Any) -> AlphaBetaAgent:
+    """A new ``alphabeta`` bot; ``options``: those of :class:`AlphaBetaOptions` (others are
+    refused with the list of these)."""
+    return AlphaBetaAgent(**options)

@@ -45,6 +45,7 @@ import heapq
 import math
 from typing import NamedTuple
 
+from agents.geometry import Group
 from engine import GameState, Kind, battle_outcomes, end_of_game, expected_survivors
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 
@@ -73,8 +74,6 @@ ENDGAME_SHARE = 0.5
 ENDGAME_SCALE = 2.0
 """A lead of this many creatures makes that share three quarters of a win (tanh 1 ≈ 0.76)."""
 
-Group = tuple[int, int, int]
-"""``(x, y, count)``."""
 
 _FAR = 1 << 20
 

@@ -21,39 +21,23 @@ left to take, the bot plays the exactly solved pursuit instead (:mod:`agents.end
 docs/agents.md explains it all.
 """
 
-import logging
 import math
-import random
-import time
 from math import prod
+from typing import Any
+
+import attrs
 
 from agents.candidates import candidate_plies
+from agents.deepening import Keyed, TableOptions, TableSearch
 from agents.endgame import endgame_ply
 from agents.evaluation import DRAW, LOSS, WIN, evaluate, on_win_scale, root_bar
-from agents.options import Option, checked_options
-from agents.search import (
-    TABLE_MB,
-    Clock,
-    NodeCache,
-    OutOfTime,
-    SearchStats,
-    TranspositionTable,
-    battle_sides,
-    bound_of,
-    collector_paused,
-    stop_time,
-)
-from agents.zobrist import Zobrist
+from agents.options import option
+from agents.search import NodeCache, battle_sides, bound_of, table_order
 from engine import GameState, Kind, Ply, end_of_game, find_violation, ply_outcomes, resolve_ply
 from engine.movegen import group_moves, random_ply
 from engine.resolution import Battle
-from engine.rules import DEFAULT_RULES, Rules
-
-log = logging.getLogger(__name__)
 
 Outcomes = list[tuple[float, GameState]]
-Keyed = list[tuple[float, GameState, int]]
-"""Outcomes, each state with its Zobrist key."""
 
 DEFAULT_MAX_OUTCOMES = 8
 DEFAULT_COVERAGE = 0.95
@@ -71,8 +55,6 @@ DEFAULT_RISK = 2.0
 
 MARGIN_SHARE = 0.25
 """The search stops with this share of the time left (see :func:`agents.search.stop_time`)."""
-
-MAX_DEPTH = 64
 
 
 def cautious(value: float, risk: float) -> float:
@@ -147,79 +129,70 @@ class _Node:
         """Whether the node is in the cache (what it learns is worth keeping)."""
 
 
-class ExpectiminimaxAgent:
+@attrs.frozen
+class ExpectiminimaxOptions(TableOptions):
+    """The options of ``expectiminimax`` (``make(**options)``, ``vvw agent expectiminimax
+    --depth 4``)."""
+
+    seed: int | None = option(int, None, "seed of the random ply played when no candidate is found")
+    max_outcomes: int = option(int, DEFAULT_MAX_OUTCOMES, "outcomes of a chance node at most")
+    coverage: float = option(float, DEFAULT_COVERAGE, "probability a bucketed chance node covers")
+    width: int = option(int, DEFAULT_WIDTH, "candidate plies searched per node")
+    min_width: int = option(int, DEFAULT_MIN_WIDTH, "below this many candidates, every step too")
+    contempt: float = option(float, DEFAULT_CONTEMPT, "tips even positions toward playing on")
+    risk: float = option(float, DEFAULT_RISK, "curvature of the cautious utility")
+    endgame: int = option(
+        int, 1, "1: play a one-against-one endgame by its exact solution, 0: search it"
+    )
+
+
+class ExpectiminimaxAgent(TableSearch):
     """Iterative-deepening expectiminimax with Star1 chance-node pruning."""
 
     name = "expectiminimax"
+    Options = ExpectiminimaxOptions
+    LOW = LOSS - 1.0
+    HIGH = WIN + 1.0
+    MARGIN_SHARE = MARGIN_SHARE
 
-    def __init__(
-        self,
-        time_budget: float | None = None,
-        depth: int | None = None,
-        seed: int | None = None,
-        rules: Rules = DEFAULT_RULES,
-        max_outcomes: int = DEFAULT_MAX_OUTCOMES,
-        coverage: float = DEFAULT_COVERAGE,
-        width: int = DEFAULT_WIDTH,
-        min_width: int = DEFAULT_MIN_WIDTH,
-        contempt: float = DEFAULT_CONTEMPT,
-        risk: float = DEFAULT_RISK,
-        table_mb: float = TABLE_MB,
-        endgame: int = 1,
-    ) -> None:
-        if depth is not None and depth < 1:
-            raise ValueError(f"depth must be 1 or more, got {depth}")
-        if time_budget is not None and time_budget <= 0:
-            raise ValueError(f"time budget must be positive, got {time_budget}")
-        self.time_budget = time_budget
-        self.max_depth = depth or MAX_DEPTH
-        self.rng = random.Random(seed)
-        self.rules = rules
-        self.max_outcomes = max_outcomes
-        self.coverage = coverage
-        self.width = width
-        self.min_width = min_width
-        self.contempt = contempt
-        self.risk = risk
-        self.species: Kind | None = None
-        self.zobrist = Zobrist()
-        self.table = TranspositionTable(table_mb)
-        self.endgame = bool(endgame)
+    def __init__(self, options: ExpectiminimaxOptions | None = None, **given: Any) -> None:
+        super().__init__(options, **given)
+        self.max_outcomes = self.options.max_outcomes
+        self.coverage = self.options.coverage
+        self.width = self.options.width
+        self.min_width = self.options.min_width
+        self.contempt = self.options.contempt
+        self.risk = self.options.risk
+        self.endgame = bool(self.options.endgame)
         self.expanded: NodeCache[_Node] = NodeCache()
-        self.last_stats: SearchStats | None = None
-        self._clock = Clock()
-
-    def new_game(self, species: Kind, state: GameState) -> None:
-        """Forget the previous game's table."""
-        self.species = species
-        self.table.clear()
 
     def _own_species(self) -> Kind:
         if self.species is None:
             raise RuntimeError("choose_ply before new_game: the bot does not know its species")
         return self.species
 
-    # -- the agent ----------------------------------------------------------------------
+    # -- the driver's hooks -------------------------------------------------------------
 
-    def choose_ply(self, state: GameState, deadline: float) -> Ply:
-        """The best ply found before the stop time, with the collector paused
-        (:func:`agents.search.collector_paused`) until the expanded nodes are freed, just
-        after the reply; in a one-against-one endgame, the exactly solved ply."""
-        if self.endgame:
-            ply = endgame_ply(state, self.rules)
-            if ply is not None:
-                return ply
-        began = time.monotonic()
-        self._clock = Clock(stop_time(began, deadline, self.time_budget, MARGIN_SHARE))
-        with collector_paused(self.expanded):
-            return self._iterate(state, began, self.max_depth, settle=True)
+    def shortcut(self, state: GameState) -> Ply | None:
+        """In a one-against-one endgame, the exactly solved ply."""
+        return endgame_ply(state, self.rules) if self.endgame else None
 
-    def analyse(self, state: GameState, depth: int) -> tuple[float, Ply]:
-        """The value (from ``state.to_move``'s view) and best ply at ``depth``, untimed."""
-        self._untimed()
-        ply = self._iterate(state, time.monotonic(), depth)
-        assert self.last_stats is not None
-        return self.last_stats.value, ply
+    def root_plies(self, state: GameState) -> list[Ply]:
+        plies = [ply for ply in self.plies(state) if ply and not find_violation(state, ply)]
+        if not plies:
+            plies = [random_ply(state, self.rng)]
+        return plies
+
+    def searched(self, child: Keyed, depth: int, alpha: float, beta: float) -> float:
+        return self._chance(child, depth, alpha, beta)
+
+    def settled(self, value: float) -> bool:
+        return value >= WIN - 500  # won for sure: deeper search adds nothing
+
+    def bar(self, best: float) -> float:
+        return root_bar(best)
+
+    # -- analysis -----------------------------------------------------------------------
 
     def leaf_value(self, state: GameState) -> float:
         """A position's value at the search horizon, for the bot's species, in bounds."""
@@ -230,41 +203,10 @@ class ExpectiminimaxAgent:
         return cautious(max(LOSS, min(WIN, score)), self.risk)
 
     def ply_value(self, state: GameState, ply: Ply, depth: int) -> float:
-        """The expected value of ``ply`` for ``state.to_move``, ``depth`` plies deep, untimed."""
-        self._untimed()
-        self.species = state.to_move
-        return self._chance(self._keyed(state, self.zobrist.key(state), ply), depth - 1, LOSS, WIN)
-
-    def _untimed(self) -> None:
-        self._clock = Clock()
-        self.table.clear()
-        self.expanded.release()
-
-    def _iterate(self, state: GameState, began: float, max_depth: int, settle: bool = False) -> Ply:
-        """Deepen up to ``max_depth``; with ``settle``, stop early once the game is won."""
-        if self.species != state.to_move:
-            self.table.clear()  # the table holds values from the other side's view
-        self.species = state.to_move
-        self.table.new_search()
-        key = self.zobrist.key(state)
-        root = [(ply, self._keyed(state, key, ply)) for ply in self._root_plies(state)]
-        best = root[0][0]
-        completed, value = 0, 0.0
-        for depth in range(1, max_depth + 1):
-            try:
-                value, root = self._root(root, depth)
-            except OutOfTime:
-                break
-            completed = depth
-            best = root[0][0]
-            if settle and value >= WIN - 500:  # won for sure: deeper search adds nothing
-                break
-        stats = SearchStats(
-            completed, self._clock.nodes, time.monotonic() - began, value, len(root)
-        )
-        self.last_stats = stats
-        log.debug("expectiminimax: %s", stats)
-        return best
+        """The expected value of ``ply`` for ``state.to_move``, ``depth`` plies deep, untimed
+        (:meth:`root_values` of that one ply)."""
+        [(_, value)] = self.root_values(state, depth, plies=[ply])
+        return value
 
     def plies(self, state: GameState) -> list[Ply]:
         """The plies searched in ``state``: the candidates, widened when they are few.
@@ -279,29 +221,6 @@ class ExpectiminimaxAgent:
             plies += [(m,) for m in group_moves(state) if (m,) not in known]
         return plies
 
-    def _root_plies(self, state: GameState) -> list[Ply]:
-        plies = [ply for ply in self.plies(state) if ply and not find_violation(state, ply)]
-        if not plies:
-            plies = [random_ply(state, self.rng)]
-        return plies
-
-    def _root(
-        self, root: list[tuple[Ply, Keyed]], depth: int
-    ) -> tuple[float, list[tuple[Ply, Keyed]]]:
-        """Search every root ply to ``depth``: the best value, and the plies best first (a
-        ply replaces the best so far only if it beats :func:`agents.evaluation.root_bar`)."""
-        alpha = best_value = LOSS - 1.0
-        best = 0
-        scores = []
-        for index, (_, outcomes) in enumerate(root):
-            value = self._chance(outcomes, depth - 1, alpha, WIN + 1.0)
-            scores.append(value)
-            if value > alpha:
-                best_value, best, alpha = value, index, root_bar(value)
-        # The best goes first, ahead of any ply within ROOT_TIE above it.
-        order = sorted(range(len(root)), key=lambda i: (i != best, -scores[i]))
-        return best_value, [root[i] for i in order]
-
     # -- the search ---------------------------------------------------------------------
 
     def outcomes(self, state: GameState, ply: Ply) -> Outcomes:
@@ -313,14 +232,6 @@ class ExpectiminimaxAgent:
             exact = ply_outcomes(state, ply, self.rules, check=False)
             return sorted(((float(p), s) for p, s in exact), key=lambda o: -o[0])
         return bucketed(state, grid, battles, self.max_outcomes, self.coverage)
-
-    def _keyed(self, state: GameState, key: int, ply: Ply) -> Keyed:
-        """:meth:`outcomes`, each state with its Zobrist key (``key`` is the parent's)."""
-        child = self.zobrist.child
-        return [
-            (p, after, child(key, state, ply, after.contents))
-            for p, after in self.outcomes(state, ply)
-        ]
 
     def _node(self, state: GameState, key: int) -> _Node:
         """The node's plies (and what is known of their outcomes), cached if there is room."""
@@ -336,7 +247,7 @@ class ExpectiminimaxAgent:
         """What the node's ``index``-th ply leads to, kept in the node if there is room."""
         outcomes = node.outcomes[index]
         if outcomes is None:
-            outcomes = self._keyed(state, key, node.plies[index])
+            outcomes = self.keyed(state, key, node.plies[index])
             cells = sum(len(after.contents) for _, after, _ in outcomes)
             if node.kept and self.expanded.reserve(cells):
                 node.outcomes[index] = outcomes
@@ -365,7 +276,7 @@ class ExpectiminimaxAgent:
         return total
 
     def _search(self, state: GameState, key: int, depth: int, alpha: float, beta: float) -> float:
-        self._clock.tick()
+        self.clock.tick()
         ending = end_of_game(state, self.rules)
         if ending is not None:
             species = self._own_species()
@@ -374,14 +285,12 @@ class ExpectiminimaxAgent:
             return self.leaf_value(state)
         entry = self.table.get(key)
         node = self._node(state, key)
-        count = len(node.plies)
-        order: range | list[int] = range(count)
+        first: int | None = None
         if entry is not None:
             if entry.cutoff(depth, alpha, beta):
                 return entry.value
             first = entry.best
-            if first is not None and 0 < first < count:
-                order = [first, *range(first), *range(first + 1, count)]
+        order = table_order(first, len(node.plies))
         maximising = state.to_move == self.species
         a, b = alpha, beta
         best_value = LOSS - 1.0 if maximising else WIN + 1.0
@@ -402,33 +311,11 @@ class ExpectiminimaxAgent:
         return best_value
 
 
-OPTIONS = {
-    "time_budget": Option(float, "seconds per move at most"),
-    "depth": Option(int, "search depth at most"),
-    "seed": Option(int, "seed of the random ply played when no candidate is found"),
-    "max_outcomes": Option(
-        int, f"outcomes of a chance node at most (default {DEFAULT_MAX_OUTCOMES})"
-    ),
-    "coverage": Option(
-        float, f"probability a bucketed chance node covers (default {DEFAULT_COVERAGE})"
-    ),
-    "width": Option(int, f"candidate plies searched per node (default {DEFAULT_WIDTH})"),
-    "min_width": Option(
-        int, f"below this many candidates, every step too (default {DEFAULT_MIN_WIDTH})"
-    ),
-    "contempt": Option(
-        float, f"tips even positions toward playing on (default {DEFAULT_CONTEMPT})"
-    ),
-    "risk": Option(float, f"curvature of the cautious utility (default {DEFAULT_RISK})"),
-    "table_mb": Option(float, f"megabytes of the transposition table (default {TABLE_MB:g})"),
-    "endgame": Option(
-        int, "1: play a one-against-one endgame by its exact solution, 0: search it (default 1)"
-    ),
-    "rules": Option(Rules, "the rules searched (default the course server's)"),
-}
+OPTIONS = ExpectiminimaxOptions
+"""The bot's options, for the registry (:func:`agents.registry.options_of`)."""
 
 
-def make(**options: object) -> ExpectiminimaxAgent:
-    """A new ``expectiminimax`` bot; ``options``: those of :data:`OPTIONS` (others are
-    refused with the list of these)."""
-    return ExpectiminimaxAgent(**checked_options("expectiminimax", options, OPTIONS))
+def make(**options: Any) -> ExpectiminimaxAgent:
+    """A new ``expectiminimax`` bot; ``options``: those of :class:`ExpectiminimaxOptions`
+    (others are refused with the list of these)."""
+    return ExpectiminimaxAgent(**options)

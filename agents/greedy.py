@@ -18,8 +18,12 @@ The score of the board after our ply (our side's view, the enemy moves next):
 
 import random
 import time
+from typing import Any
 
-from agents.options import Option, checked_options
+import attrs
+
+from agents.geometry import Group, distance
+from agents.options import option, read_options
 from engine import GameState, Kind, Move, Ply, battle_outcomes, expected_survivors, opponent
 from engine.battle import is_certain_win
 from engine.kinds import HUMANS
@@ -36,14 +40,6 @@ THINK_TIME = 0.08
 """Seconds at most spent combining groups' moves (the first candidate is always scored)."""
 SAFETY = 0.05
 """Seconds kept before the deadline."""
-
-Group = tuple[int, int, int]
-"""``(x, y, count)``."""
-
-
-def distance(a: Group, b: Group) -> int:
-    """Plies a group needs to reach the other's cell (king moves)."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
 def _attack_gain(attacker: Kind, attackers: int, defender: Kind, defenders: int) -> float:
@@ -140,10 +136,18 @@ def _sign(value: int) -> int:
     return (value > 0) - (value < 0)
 
 
+@attrs.frozen
+class GreedyOptions:
+    """The options of ``greedy``."""
+
+    seed: int | None = option(int, None, "shuffles the candidates before scoring")
+
+
 class GreedyAgent:
     """Scores each candidate ply one step ahead and plays the best (see the module docstring)."""
 
     name = "greedy"
+    Options = GreedyOptions
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -177,9 +181,10 @@ class GreedyAgent:
         return best
 
 
-OPTIONS = {"seed": Option(int, "shuffles the candidates before scoring")}
+OPTIONS = GreedyOptions
+"""The bot's options, for the registry (:func:`agents.registry.options_of`)."""
 
 
-def make(**options: object) -> GreedyAgent:
-    """A new ``greedy`` bot; ``options``: those of :data:`OPTIONS` (others are refused)."""
-    return GreedyAgent(**checked_options("greedy", options, OPTIONS))
+def make(**options: Any) -> GreedyAgent:
+    """A new ``greedy`` bot; ``options``: those of :class:`GreedyOptions` (others are refused)."""
+    return GreedyAgent(read_options("greedy", GreedyOptions, options).seed)

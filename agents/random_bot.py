@@ -1,16 +1,27 @@
 """``random``: a random legal ply (groups move at random, some split), from engine.movegen."""
 
 import random
+from typing import Any
 
-from agents.options import Option, checked_options
+import attrs
+
+from agents.options import option, read_options
 from engine import GameState, Kind, Ply
 from engine.movegen import random_ply
+
+
+@attrs.frozen
+class RandomOptions:
+    """The options of ``random``."""
+
+    seed: int | None = option(int, None, "seed of the random plies")
 
 
 class RandomAgent:
     """Plays :func:`engine.movegen.random_ply`; seeded for reproducible games."""
 
     name = "random"
+    Options = RandomOptions
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -22,9 +33,10 @@ class RandomAgent:
         return random_ply(state, self.rng)
 
 
-OPTIONS = {"seed": Option(int, "seed of the random plies")}
+OPTIONS = RandomOptions
+"""The bot's options, for the registry (:func:`agents.registry.options_of`)."""
 
 
-def make(**options: object) -> RandomAgent:
-    """A new ``random`` bot; ``options``: those of :data:`OPTIONS` (others are refused)."""
-    return RandomAgent(**checked_options("random", options, OPTIONS))
+def make(**options: Any) -> RandomAgent:
+    """A new ``random`` bot; ``options``: those of :class:`RandomOptions` (others are refused)."""
+    return RandomAgent(read_options("random", RandomOptions, options).seed)

@@ -16,12 +16,22 @@ BOTS: dict[str, tuple[str, str]] = {
 }
 
 
-def make_agent(name: str, **options: Any) -> Agent:
-    """A new bot by its registered name; ``options`` go to its constructor."""
+def options_of(name: str) -> type:
+    """The options class of a built-in bot (:mod:`agents.options`); ``ValueError`` for an
+    unknown name, ``ModuleNotFoundError`` if its module cannot be imported."""
+    return _module(name).OPTIONS
+
+
+def _module(name: str) -> Any:
     try:
         module_name, _ = BOTS[name]
     except KeyError:
         known = ", ".join(sorted(BOTS))
         raise ValueError(f"unknown bot {name!r}; built-in bots: {known}") from None
-    module = importlib.import_module(module_name)
-    return module.make(**options)
+    return importlib.import_module(module_name)
+
+
+def make_agent(name: str, **options: Any) -> Agent:
+    """A new bot by its registered name; ``options`` (those of its options class, checked)
+    go to its ``make()``."""
+    return _module(name).make(**options)

@@ -1,4 +1,4 @@
-"""What the search bots share: the clock, the statistics, a transposition table of fixed
+"""What the search bots' trees share: the clock, the statistics, a transposition table of fixed
 size, a bounded cache of expanded nodes, the collector's pause and the battles' sides.
 
 Memory is bounded whatever the map and the time per move: the table is a few preallocated
@@ -118,6 +118,14 @@ def bound_of(value: float, alpha: float, beta: float) -> int:
     if value >= beta:
         return LOWER
     return EXACT
+
+
+def table_order(first: int | None, count: int) -> range | list[int]:
+    """The order a node's ``count`` plies are searched in: the table's best ply ``first``
+    (its index, if the table knows one) ahead of the others, which keep their order."""
+    if first is None or not 0 < first < count:
+        return range(count)
+    return [first, *range(first), *range(first + 1, count)]
 
 
 class TranspositionTable:

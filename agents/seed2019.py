@@ -50,10 +50,12 @@ searched with the same plies (its groups may be many; see above).
 import itertools
 from collections.abc import Sequence
 from math import prod
+from typing import Any
 
 import attrs
 
-from agents.options import Option, checked_options
+from agents.geometry import Group, distance
+from agents.options import option
 from agents.reference_search import WIN, ReferenceAgent
 from engine import BattleOutcome, GameState, Kind, Move, Ply, resolve_ply
 from engine.kinds import HUMANS, opponent
@@ -72,25 +74,28 @@ ANTI_COMM = 1.1
 PSI_ALPHA = 0.7
 DIRECTIONS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
 """The report's 9 directions in its order, ``f(dx, dy) = 3·dx + dy + 4``."""
-Group = tuple[int, int, int]
 
 
 @attrs.frozen
 class Parameters:
     """The heuristic's named parameters with the report's defaults (section 3.2.1)."""
 
-    to_gh: int = 3
-    to_gm: int = 3
-    alpha_m_attack: float = 0.5
-    alpha_m_direction: float = 0.7
-    lam_mh_attack: float = 0.5
-    lam_mh_direction: float = 0.7
-    alpha_ins: float = 0.1
+    to_gh: int = option(int, 3, "human targets considered")
+    to_gm: int = option(int, 3, "monster targets considered")
+    alpha_m_attack: float = option(float, 0.5, "weight of battles with monsters")
+    alpha_m_direction: float = option(float, 0.7, "weight of monster directions")
+    lam_mh_attack: float = option(float, 0.5, "weight of battles with humans")
+    lam_mh_direction: float = option(float, 0.7, "weight of human directions")
+    alpha_ins: float = option(float, 0.1, "aggression against monsters")
 
 
-def distance(a: Group, b: Group) -> int:
-    """King moves between two cells."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+@attrs.frozen
+class Seed2019Options(Parameters):
+    """The options of ``seed2019``: the search's, and the heuristic's parameters."""
+
+    depth: int = option(int, DEPTH, "search depth at most (the report's)")
+    time_budget: float | None = option(float, None, "seconds per ply at most (none: the deadline)")
+    seed: int | None = option(int, None, "shuffles the plies of each node")
 
 
 def max_dist(state: GameState) -> int:
@@ -310,16 +315,11 @@ class Seed2019Agent(ReferenceAgent):
     """The ``seed2019`` bot (see the module docstring)."""
 
     name = "seed2019"
+    Options = Seed2019Options
 
-    def __init__(
-        self,
-        depth: int = DEPTH,
-        time_budget: float | None = None,
-        seed: int | None = None,
-        params: Parameters = Parameters(),
-    ) -> None:
-        super().__init__(depth, time_budget, seed)
-        self.params = params
+    def __init__(self, options: Seed2019Options | None = None, **given: Any) -> None:
+        super().__init__(options, **given)
+        self.params: Parameters = self.options
         self.max_humans = 0
 
     def new_game(self, species: Kind, state: GameState) -> None:
@@ -331,26 +331,11 @@ class Seed2019Agent(ReferenceAgent):
         return Model(state.to_move, self.params, self.max_humans)
 
 
-OPTIONS = {
-    "depth": Option(int, "search depth at most (default 4, the report's)"),
-    "time_budget": Option(float, "seconds per ply at most (default: up to the deadline)"),
-    "seed": Option(int, "shuffles the plies of each node"),
-    "to_gh": Option(int, "human targets considered (default 3)"),
-    "to_gm": Option(int, "monster targets considered (default 3)"),
-    "alpha_m_attack": Option(float, "weight of battles with monsters (default 0.5)"),
-    "alpha_m_direction": Option(float, "weight of monster directions (default 0.7)"),
-    "lam_mh_attack": Option(float, "weight of battles with humans (default 0.5)"),
-    "lam_mh_direction": Option(float, "weight of human directions (default 0.7)"),
-    "alpha_ins": Option(float, "aggression against monsters (default 0.1)"),
-}
+OPTIONS = Seed2019Options
+"""The bot's options, for the registry (:func:`agents.registry.options_of`)."""
 
 
-def make(**options: object) -> Seed2019Agent:
-    """A new ``seed2019`` bot; ``options``: those of :data:`OPTIONS` (others are refused);
-    the heuristic's are the report's parameters (:class:`Parameters`)."""
-    given = checked_options("seed2019", options, OPTIONS)
-    fields = attrs.fields_dict(Parameters)
-    params = Parameters(**{k: v for k, v in given.items() if k in fields and v is not None})
-    return Seed2019Agent(
-        given.get("depth") or DEPTH, given.get("time_budget"), given.get("seed"), params
-    )
+def make(**options: Any) -> Seed2019Agent:
+    """A new ``seed2019`` bot; ``options``: those of :class:`Seed2019Options` (others are
+    refused); the heuristic's are the report's parameters (:class:`Parameters`)."""
+    return Seed2019Agent(**options)

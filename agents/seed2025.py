@@ -37,10 +37,12 @@ Choices where the report is vague (it gives no value): ``RANGE`` covers the whol
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 
-from agents.options import Option, checked_options
+from agents.geometry import Group, distance
+from agents.options import option
 from agents.reference_search import ReferenceAgent
 from engine import GameState, Kind, Ply, apply_ply
 from engine.kinds import HUMANS, opponent
@@ -57,12 +59,6 @@ OUT_OF_RANGE = 1.0
 """``P`` of the strategic positioning."""
 OPTIMAL_RANGE = 3
 BIAS = 0.1
-Group = tuple[int, int, int]
-
-
-def distance(a: Group, b: Group) -> int:
-    """Chebyshev distance between two cells."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
 def strongest(state: GameState, side: Kind) -> Group | None:
@@ -141,23 +137,30 @@ class Model:
         return evaluate(line[-1], self.me) + self.rng.uniform(-BIAS, BIAS)
 
 
+@attrs.frozen
+class Seed2025Options:
+    """The options of ``seed2025``."""
+
+    depth: int = option(int, DEPTH, "search depth at most (the report's)")
+    time_budget: float | None = option(float, None, "seconds per ply at most (none: the deadline)")
+    seed: int | None = option(int, None, "battles drawn in the tree, the bias, the order of plies")
+
+
 class Seed2025Agent(ReferenceAgent):
     """The ``seed2025`` bot (see the module docstring)."""
 
     name = "seed2025"
+    Options = Seed2025Options
 
     def model(self, state: GameState) -> Model:
         return Model(state.to_move, self.rng)
 
 
-OPTIONS = {
-    "depth": Option(int, "search depth at most (default 3, the report's)"),
-    "time_budget": Option(float, "seconds per ply at most (default: up to the deadline)"),
-    "seed": Option(int, "battles drawn in the tree, the bias, the order of plies"),
-}
+OPTIONS = Seed2025Options
+"""The bot's options, for the registry (:func:`agents.registry.options_of`)."""
 
 
-def make(**options: object) -> Seed2025Agent:
-    """A new ``seed2025`` bot; ``options``: those of :data:`OPTIONS` (others are refused)."""
-    given = checked_options("seed2025", options, OPTIONS)
-    return Seed2025Agent(given.get("depth") or DEPTH, given.get("time_budget"), given.get("seed"))
+def make(**options: Any) -> Seed2025Agent:
+    """A new ``seed2025`` bot; ``options``: those of :class:`Seed2025Options` (others are
+    refused)."""
+    return Seed2025Agent(**options)

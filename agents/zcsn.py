@@ -43,10 +43,12 @@ not given: 0.9. A tie in a random battle goes to the defenders (they are not few
 
 import itertools
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 
-from agents.options import Option, checked_options
+from agents.geometry import Group, distance
+from agents.options import option
 from agents.reference_search import ReferenceAgent
 from engine import GameState, Kind, Move, Ply, expected_survivors, resolve_ply
 from engine.kinds import HUMANS, opponent
@@ -59,12 +61,6 @@ DEPTH = 7
 DISCOUNT = 0.9
 SPEC_RULES = Rules(variant=Variant.SPEC)
 """The rules as the report read them: defenders at 1.5 times the attackers kill them."""
-Group = tuple[int, int, int]
-
-
-def distance(a: Group, b: Group) -> int:
-    """King moves between two cells (the report's modified Manhattan distance)."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
 def attack_phase(state: GameState, side: Kind) -> bool:
@@ -231,26 +227,32 @@ class Model:
         return evaluate(line, self.me)
 
 
+@attrs.frozen
+class ZcsnOptions:
+    """The options of ``zcsn``."""
+
+    depth: int = option(int, DEPTH, "search depth at most (the report's)")
+    time_budget: float | None = option(float, None, "seconds per ply at most (none: the deadline)")
+    seed: int | None = option(int, None, "shuffles the candidate plies")
+
+
 class ZcsnAgent(ReferenceAgent):
     """The ``zcsn`` bot (see the module docstring)."""
 
     name = "zcsn"
+    Options = ZcsnOptions
 
     def model(self, state: GameState) -> Model:
         return Model(state.to_move)
 
     def depth_for(self, state: GameState) -> int:
-        return min(self.depth, depth_for(state))
+        return min(self.max_depth, depth_for(state))
 
 
-OPTIONS = {
-    "depth": Option(int, "search depth at most (default 7, the report's)"),
-    "time_budget": Option(float, "seconds per ply at most (default: up to the deadline)"),
-    "seed": Option(int, "shuffles the candidate plies"),
-}
+OPTIONS = ZcsnOptions
+"""The bot's options, for the registry (:func:`agents.registry.options_of`)."""
 
 
-def make(**options: object) -> ZcsnAgent:
-    """A new ``zcsn`` bot; ``options``: those of :data:`OPTIONS` (others are refused)."""
-    given = checked_options("zcsn", options, OPTIONS)
-    return ZcsnAgent(given.get("depth") or DEPTH, given.get("time_budget"), given.get("seed"))
+def make(**options: Any) -> ZcsnAgent:
+    """A new ``zcsn`` bot; ``options``: those of :class:`ZcsnOptions` (others are refused)."""
+    return ZcsnAgent(**options)

@@ -6,14 +6,13 @@ that command line, :func:`add_agent_arguments` and :func:`bot_options` read it, 
 """
 
 import argparse
-import importlib
 import shlex
 import sys
 from typing import Any, NoReturn
 
 from agents.client import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIME_BUDGET
-from agents.options import checked_options
-from agents.registry import BOTS
+from agents.options import help_lines, read_options
+from agents.registry import BOTS, options_of
 from vvw.argtypes import port_number, positive_float, positive_int
 from vvw.paths import folder_to_write
 
@@ -137,7 +136,27 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="an option of the bot's make(), e.g. -o depth=4 (repeatable)",
     )
-    parser.epilog = f"example: {parser.prog} greedy 127.0.0.1 5555 --time-budget 1.5"
+    parser.epilog = bots_options_help() + (
+        f"\n\nexample: {parser.prog} expectiminimax 127.0.0.1 5555 --time-budget 1.5 --depth 6"
+    )
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+
+
+def bots_options_help() -> str:
+    """What ``vvw agent --help`` says of each built-in bot's own options (from its options
+    class), given as ``--name value`` or ``-o name=value`` after the bot's name."""
+    parts = [
+        "options of each bot (--name VALUE or -o name=VALUE, after the bot's name; its"
+        " time budget and seed are --time-budget and --seed above):"
+    ]
+    for name, (_, summary) in BOTS.items():
+        try:
+            lines = help_lines(options_of(name), skip={"time_budget", "seed"})
+        except ModuleNotFoundError:
+            lines = ["(not available)"]
+        parts.append(f"  {name}: {summary}")
+        parts.extend(f"    {line}" for line in lines)
+    return "\n".join(parts)
 
 
 def read_extra(words: list[str]) -> tuple[dict[str, Any], list[str]]:
@@ -221,10 +240,10 @@ def check_options(bot: str, options: dict[str, Any]) -> None:
     """``ValueError`` (one line, naming the valid ones) if built-in ``bot`` would refuse
     ``options``: the check its ``make()`` makes, without making it."""
     try:
-        module = importlib.import_module(BOTS[bot][0])
+        declared = options_of(bot)
     except ModuleNotFoundError as error:
         raise ValueError(f"bot {bot!r} is not available ({error})") from None
-    checked_options(bot, options, module.OPTIONS)
+    read_options(bot, declared, options)
 
 
 class _Refusing(argparse.ArgumentParser):

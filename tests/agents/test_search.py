@@ -5,10 +5,11 @@ import time
 
 import pytest
 
-from agents.alphabeta import RISK, AlphaBetaAgent, SearchStats, make, ply_children, stop_time
+from agents.alphabeta import RISK, AlphaBetaAgent, make, ply_children
 from agents.arena import play_game
 from agents.evaluation import LOSS, WIN, evaluate
 from agents.random_bot import make as make_random
+from agents.search import SearchStats, stop_time
 from engine import GameState, Move, apply_ply, find_violation
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from engine.mapfile import load_map

@@ -1,0 +1,347 @@
+"""One iterative-deepening driver for every search bot (sunfish's habit).
+
+``alphabeta``, ``expectiminimax`` and the reference bots (``seed2019``, ``zcsn``,
+``seed2025``) each subclass :class:`Deepening` and give only what is theirs: the plies at
+the root (:meth:`Deepening.root_plies`), what a root ply leads to
+(:meth:`Deepening.root_child`), the value of a root ply searched some plies deep
+(:meth:`Deepening.searched`), and when a value settles the game
+(:meth:`Deepening.settled`). The driver does the rest, once for all of them:
+
+* the options' checks (a depth of 1 or more, a positive time budget) and the stop time
+  (:func:`agents.search.stop_time`, with the bot's share kept for sending);
+* the deepening loop: depth 1, 2, 3 … until the bot's depth, the stop time, or a settled
+  value; an iteration cut short by the clock (:class:`agents.search.OutOfTime`) is
+  dropped, except, for a bot that keeps partial results (``KEEP_PARTIAL``), a ply it
+  already proved better than the previous best, which it searched first;
+* the root's order: after each iteration the best ply first, the others by their values;
+  a ply replaces the best so far only if it beats :meth:`Deepening.bar` of it (the search
+  bots' tie margin, :func:`agents.evaluation.root_bar`);
+* the collector paused during a search (:func:`agents.search.collector_paused`), the
+  statistics (``last_stats``, :class:`agents.search.SearchStats`).
+
+Public calls, the same for every search bot:
+
+* ``choose_ply(state, deadline)``: the bot's reply, on time;
+* ``analyse(state, depth)``: ``(value, ply)``, the value and the ply the bot would play
+  after a search ``depth`` deep, untimed;
+* ``root_values(state, depth=None, seconds=None, plies=None)``: the value of every root
+  ply, ``[(ply, value), …]`` best first, each searched with the full window (an exact value,
+  not a bound) from ``state.to_move``'s view. ``plies`` are valued instead of the bot's own
+  candidates when given (any legal plies, even ones its generator would never offer). At a
+  fixed ``depth`` the search starts from an empty table, so the values depend only on
+  the position (deterministic); with ``seconds`` it deepens until the time is up and
+  returns the last finished depth's values (``last_stats.depth`` says which). This is what
+  ``vvw analyse`` builds on.
+
+A search raises :class:`agents.search.OutOfTime` from deep inside through the bot's clock
+(``self.clock``); the root's progress is kept by the driver, never in the exception.
+"""
+
+import random
+import time
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+import attrs
+
+from agents.options import option, read_options
+from agents.search import (
+    MARGIN_SHARE,
+    TABLE_MB,
+    Clock,
+    NodeCache,
+    OutOfTime,
+    SearchStats,
+    TranspositionTable,
+    collector_paused,
+    stop_time,
+)
+from agents.zobrist import Zobrist
+from engine import GameState, Kind, Ply, find_violation
+from engine.rules import DEFAULT_RULES, Rules
+
+MAX_DEPTH = 64
+"""The deepest iteration when a bot has no depth of its own (the clock stops it first)."""
+
+Child = TypeVar("Child")
+"""What a root ply leads to, in a bot's own form."""
+Root = list[tuple[Ply, Any]]
+
+
+@attrs.frozen
+class DeepeningOptions:
+    """The options every search bot of this driver has (a bot's class adds its own)."""
+
+    time_budget: float | None = option(float, None, "seconds per move at most")
+    depth: int | None = option(int, None, "search depth at most")
+
+
+@attrs.frozen
+class TableOptions(DeepeningOptions):
+    """The options of a :class:`TableSearch` bot, before its own."""
+
+    table_mb: float = option(float, TABLE_MB, "megabytes of the transposition table")
+    rules: Rules = option(Rules, DEFAULT_RULES, "the rules searched")  # noqa: RUF009
+
+
+class _Progress:
+    """How far an iteration has gone: plies searched, and the best so far."""
+
+    __slots__ = ("best", "searched", "value")
+
+    def __init__(self) -> None:
+        self.searched = 0
+        self.best: Ply = ()
+        self.value = 0.0
+
+
+class Deepening(Generic[Child]):
+    """An iterative-deepening search bot (see the module docstring).
+
+    A subclass sets ``name``, ``Options`` (its attrs options class, with at least
+    ``time_budget``, ``depth`` and ``seed``) and the hooks; it is made from an options
+    object or from keyword options (checked as :func:`agents.options.read_options` does).
+    """
+
+    name: ClassVar[str] = "search"
+    Options: ClassVar[type]
+    LOW: ClassVar[float] = -float("inf")
+    """Below any value a root ply can have: the root's window."""
+    HIGH: ClassVar[float] = float("inf")
+    """Above any value a root ply can have."""
+    KEEP_PARTIAL: ClassVar[bool] = False
+    """Whether a ply proved better by an iteration cut short is played."""
+    MARGIN_SHARE: ClassVar[float] = MARGIN_SHARE
+    """The share of the time kept for sending (see :func:`agents.search.stop_time`)."""
+    DEFAULT_DEPTH: ClassVar[int] = MAX_DEPTH
+
+    def __init__(self, options: Any = None, **given: Any) -> None:
+        if options is None:
+            options = read_options(self.name, self.Options, given)
+        elif given:
+            options = attrs.evolve(options, **given)
+        if options.depth is not None and options.depth < 1:
+            raise ValueError(f"depth must be 1 or more, got {options.depth}")
+        if options.time_budget is not None and options.time_budget <= 0:
+            raise ValueError(f"time budget must be positive, got {options.time_budget}")
+        self.options = options
+        self.time_budget: float | None = options.time_budget
+        self.max_depth: int = options.depth or self.DEFAULT_DEPTH
+        self.rng = random.Random(options.seed)
+        self.clock = Clock()
+        self.last_stats: SearchStats | None = None
+
+    # -- what a bot gives ---------------------------------------------------------------
+
+    def root_plies(self, state: GameState) -> list[Ply]:
+        """The plies searched at the root, legal and not empty; at least one."""
+        raise NotImplementedError
+
+    def root_child(self, state: GameState, ply: Ply) -> Child:
+        """What the root ``ply`` leads to, made once per search (may raise OutOfTime)."""
+        raise NotImplementedError
+
+    def searched(self, child: Child, depth: int, alpha: float, beta: float) -> float:
+        """The root mover's value of the ply leading to ``child``, searched ``depth`` plies
+        below it within (alpha, beta)."""
+        raise NotImplementedError
+
+    def settled(self, value: float) -> bool:
+        """Whether a root value says the game is decided: deeper search adds nothing."""
+        return False
+
+    def bar(self, best: float) -> float:
+        """What a later root ply must beat to replace the best so far, worth ``best``."""
+        return best
+
+    def begin(self, state: GameState) -> None:
+        """A search from ``state`` starts (tables, the side searched for)."""
+
+    def forget(self) -> None:
+        """Forget what earlier searches learnt (for a search that depends on nothing else)."""
+
+    def depth_for(self, state: GameState) -> int:
+        """How deep to search from ``state`` at most."""
+        return self.max_depth
+
+    def shortcut(self, state: GameState) -> Ply | None:
+        """A ply to play without searching (a solved position), if the bot has one."""
+        return None
+
+    def paused(self) -> Any:
+        """The context a search runs in (the collector paused)."""
+        return collector_paused()
+
+    # -- the agent ----------------------------------------------------------------------
+
+    def new_game(self, species: Kind, state: GameState) -> None:
+        """A game starts: forget the previous one."""
+        self.forget()
+
+    def choose_ply(self, state: GameState, deadline: float) -> Ply:
+        """The best ply found before the stop time (or the bot's shortcut)."""
+        began = time.monotonic()
+        ply = self.shortcut(state)
+        if ply is not None:
+            self.last_stats = SearchStats(0, 0, time.monotonic() - began, 0.0, 0)
+            return ply
+        self.clock = Clock(stop_time(began, deadline, self.time_budget, self.MARGIN_SHARE))
+        with self.paused():
+            return self._deepen(state, began, self.depth_for(state), settle=True)
+
+    def analyse(self, state: GameState, depth: int) -> tuple[float, Ply]:
+        """The value (from ``state.to_move``'s view) and the best ply at ``depth``, untimed,
+        from an empty table."""
+        self.clock = Clock()
+        self.forget()
+        with self.paused():
+            ply = self._deepen(state, time.monotonic(), depth)
+        assert self.last_stats is not None
+        return self.last_stats.value, ply
+
+    def root_values(
+        self,
+        state: GameState,
+        depth: int | None = None,
+        seconds: float | None = None,
+        plies: Sequence[Ply] | None = None,
+    ) -> list[tuple[Ply, float]]:
+        """Every root ply's value, best first (see the module docstring)."""
+        if depth is None and seconds is None:
+            raise ValueError("root_values needs a depth, a time, or both")
+        if depth is not None and depth < 1:
+            raise ValueError(f"depth must be 1 or more, got {depth}")
+        if plies is not None:
+            for ply in plies:
+                violation = find_violation(state, ply) if ply else "an empty ply"
+                if violation is not None:
+                    raise ValueError(f"cannot value the ply {ply}: {violation}")
+        began = time.monotonic()
+        stop = float("inf") if seconds is None else began + seconds
+        self.clock = Clock(stop)
+        self.forget()
+        with self.paused():
+            self.begin(state)
+            chosen = list(dict.fromkeys(plies)) if plies is not None else self.root_plies(state)
+            root: Root = [(ply, self.root_child(state, ply)) for ply in chosen]
+            values: list[tuple[Ply, float]] = []
+            finished = 0
+            for level in range(1, (depth or MAX_DEPTH) + 1):
+                try:
+                    scores = [
+                        self.searched(child, level - 1, self.LOW, self.HIGH) for _, child in root
+                    ]
+                except OutOfTime:
+                    break
+                order = sorted(range(len(root)), key=lambda i: -scores[i])
+                root = [root[i] for i in order]
+                values = [(root[i][0], scores[order[i]]) for i in range(len(root))]
+                finished = level
+        if not finished:
+            raise OutOfTime(f"not even depth 1 was searched in {seconds} s")
+        self.last_stats = SearchStats(
+            finished, self.clock.nodes, time.monotonic() - began, values[0][1], len(values)
+        )
+        return values
+
+    # -- the loop -----------------------------------------------------------------------
+
+    def _deepen(self, state: GameState, began: float, max_depth: int, settle: bool = False) -> Ply:
+        """Deepen up to ``max_depth`` until the clock stops; with ``settle``, stop once the
+        value settles the game. The best ply; :attr:`last_stats` says the rest."""
+        self.begin(state)
+        plies = self.root_plies(state)
+        try:
+            root: Root = [(ply, self.root_child(state, ply)) for ply in plies]
+        except OutOfTime:
+            root = []
+        best, value, finished = plies[0], 0.0, 0
+        for depth in range(1, max_depth + 1 if root else 1):
+            progress = _Progress()
+            try:
+                value, root = self._iteration(root, depth, progress)
+            except OutOfTime:
+                if self.KEEP_PARTIAL and progress.searched:
+                    best, value = progress.best, progress.value
+                break
+            best, finished = root[0][0], depth
+            if (settle and self.settled(value)) or time.monotonic() >= self.clock.stop:
+                break
+        self.last_stats = SearchStats(
+            finished, self.clock.nodes, time.monotonic() - began, value, len(plies)
+        )
+        return best
+
+    def _iteration(self, root: Root, depth: int, progress: _Progress) -> tuple[float, Root]:
+        """Every root ply searched to ``depth``: the best value, and the plies best first
+        (the best ahead of any other within its bar)."""
+        alpha = best_value = self.LOW
+        best = 0
+        scores = []
+        for index, (ply, child) in enumerate(root):
+            value = self.searched(child, depth - 1, alpha, self.HIGH)
+            scores.append(value)
+            if value > alpha:
+                best_value, best, alpha = value, index, self.bar(value)
+                progress.best, progress.value = ply, value
+            progress.searched += 1
+        order = sorted(range(len(root)), key=lambda i: (i != best, -scores[i]))
+        return best_value, [root[i] for i in order]
+
+
+Keyed = list[tuple[float, GameState, int]]
+"""The states a ply leads to in the tree with their probabilities, each with its Zobrist key."""
+
+
+class TableSearch(Deepening[Keyed]):
+    """What ``alphabeta`` and ``expectiminimax`` share beyond the driver: the side searched
+    for, Zobrist keys, the fixed-size transposition table and the move's bounded cache of
+    expanded nodes (:mod:`agents.search`), and a ply's outcomes keyed.
+
+    A subclass gives :meth:`outcomes` (what a ply leads to in its tree); its options have
+    ``table_mb`` and ``rules``.
+    """
+
+    def __init__(self, options: Any = None, **given: Any) -> None:
+        super().__init__(options, **given)
+        self.rules = self.options.rules
+        self.species: Kind | None = None
+        self.zobrist = Zobrist()
+        self.table = TranspositionTable(self.options.table_mb)
+        self.expanded: NodeCache[Any] = NodeCache()
+
+    def outcomes(self, state: GameState, ply: Ply) -> list[tuple[float, GameState]]:
+        """The states the legal ``ply`` leads to in the tree, with their probabilities."""
+        raise NotImplementedError
+
+    def new_game(self, species: Kind, state: GameState) -> None:
+        """Forget the previous game's table; the bot plays ``species``."""
+        self.species = species
+        self.table.clear()
+
+    def forget(self) -> None:
+        self.table.clear()
+        self.expanded.release()
+
+    def paused(self) -> Any:
+        """The collector paused until the expanded nodes are freed, just after the reply."""
+        return collector_paused(self.expanded)
+
+    def begin(self, state: GameState) -> None:
+        """The bot searches for ``state.to_move``: a table of the other side's values goes."""
+        if self.species != state.to_move:
+            self.table.clear()
+        self.species = state.to_move
+        self.table.new_search()
+        self._root_key = self.zobrist.key(state)
+
+    def root_child(self, state: GameState, ply: Ply) -> Keyed:
+        return self.keyed(state, self._root_key, ply)
+
+    def keyed(self, state: GameState, key: int, ply: Ply) -> Keyed:
+        """:meth:`outcomes`, each state with its Zobrist key (``key`` is the parent's)."""
+        child = self.zobrist.child
+        return [
+            (p, after, child(key, state, ply, after.contents))
+            for p, after in self.outcomes(state, ply)
+        ]

@@ -1,0 +1,181 @@
+"""Run this tree's bots and another git ref's side by side, in one run, on the same positions.
+
+:func:`checkout` puts a git ref (``b65a12a``, ``main``, ``HEAD~3``) in a temporary ``git
+worktree`` and removes it after. :class:`Searcher` is a worker process that runs the bots
+of one tree (this one or a checkout): it is given a position and a bot, makes the bot
+fresh, lets it choose a ply and answers with the ply and the search's statistics. It
+speaks JSON lines over its standard input and output and uses only what every version
+of the project since b65a12a has (``agents.registry.make_agent``,
+``GameState.from_cells``, ``choose_ply``, ``last_stats``), so the same script serves an
+old tree and this one. Both trees run under this interpreter, with the same installed
+packages.
+
+A benchmark sends each position to one worker per tree in turn (interleaved), so the load
+of a shared machine falls on both alike.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from engine import GameState, Move, Ply
+
+ROOT = Path(__file__).resolve().parent.parent
+"""This tree."""
+
+WORKER = r"""
+import json, logging, sys, time
+from agents.registry import make_agent
+from engine import GameState, Kind, Move
+logging.disable(logging.CRITICAL)
+for line in sys.stdin:
+    task = json.loads(line)
+    cells = {(x, y): (Kind(kind), n) for x, y, kind, n in task["cells"]}
+    state = GameState.from_cells(task["rows"], task["cols"], cells, task["ply"])
+    try:
+        agent = make_agent(task["bot"], **task["options"])
+        agent.new_game(state.to_move, state)
+        began = time.monotonic()
+        seconds = task["seconds"]
+        ply = agent.choose_ply(state, began + (3600.0 if seconds is None else seconds))
+    except Exception as error:
+        print(json.dumps({"error": f"{type(error).__name__}: {error}"}), flush=True)
+        continue
+    spent = time.monotonic() - began
+    stats = getattr(agent, "last_stats", None)
+    searched = stats is not None and stats.nodes > 0
+    print(json.dumps({
+        "ply": [list(move) for move in ply],
+        "depth": stats.depth if searched else None,
+        "nodes": stats.nodes if searched else 0,
+        "seconds": stats.seconds if searched else spent,
+    }), flush=True)
+"""
+"""The worker's script (see the module docstring); one line in, one line out."""
+
+
+@attrs.frozen
+class Answer:
+    """What a bot did with a position: its ply, the deepest finished depth (``None``: it
+    answered without a search, e.g. a solved endgame), the nodes and seconds spent."""
+
+    ply: Ply
+    depth: int | None
+    nodes: int
+    seconds: float
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+@contextmanager
+def checkout(ref: str) -> Iterator[Path]:
+    """A temporary ``git worktree`` of ``ref`` (detached), removed afterwards;
+    ``ValueError`` for a ref git does not know."""
+    found = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )
+    if found.returncode != 0:
+        raise ValueError(f"git knows no commit {ref!r} in {ROOT}")
+    folder = Path(tempfile.mkdtemp(prefix="vvw-ref-"))
+    path = folder / "tree"
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(path), ref],
+        check=True,
+    )
+    try:
+        yield path
+    finally:
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)], check=False
+        )
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], check=False)
+        folder.rmdir()
+
+
+class BotFailed(Exception):
+    """The bot could not be made or failed to choose (a bot or option the tree lacks)."""
+
+
+class Searcher:
+    """A worker process that runs the bots of the tree at ``path`` (see the module
+    docstring); use it as a context manager, which ends the process."""
+
+    def __init__(self, path: Path, label: str) -> None:
+        self.path = path
+        self.label = label
+        environment = {**os.environ, "PYTHONPATH": str(path)}
+        self._process = subprocess.Popen(
+            [sys.executable, "-P", "-c", WORKER],
+            cwd=path,
+            env=environment,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def __enter__(self) -> "Searcher":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._process.poll() is None:
+            assert self._process.stdin is not None
+            self._process.stdin.close()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+
+    def choose(
+        self,
+        bot: str,
+        state: GameState,
+        seconds: float | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> Answer:
+        """A fresh ``bot`` (with ``options``) of this tree chooses a ply in ``state``,
+        given ``seconds`` (``None``: as long as it likes, for a fixed ``depth`` option)."""
+        task = {
+            "bot": bot,
+            "options": options or {},
+            "rows": state.rows,
+            "cols": state.cols,
+            "ply": state.ply,
+            "cells": [
+                [pos % state.cols, pos // state.cols, kind, n]
+                for pos, (kind, n) in sorted(state.contents.items())
+            ],
+            "seconds": seconds,
+        }
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._process.stdin.write(json.dumps(task) + "\n")
+        self._process.stdin.flush()
+        line = self._process.stdout.readline()
+        if not line:
+            raise RuntimeError(
+                f"the {self.label} bots' process ended (exit {self._process.wait()})"
+            )
+        answer = json.loads(line)
+        if "error" in answer:
+            raise BotFailed(f"{bot} of {self.label}: {answer['error']}")
+        return Answer(
+            tuple(Move(*move) for move in answer["ply"]),
+            answer["depth"],
+            answer["nodes"],
+            answer["seconds"],
+        )

@@ -113,10 +113,11 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 def split_maps_and_bots(maps: list[str], bots: list[str]) -> tuple[list[str], list[str]]:
     """``--map a.xml b.xml greedy random`` (a shell glob before the bots): the trailing
-    words of ``--map`` that name no map are the bots."""
+    words of ``--map`` that name no map are the bots; never the first, which ``--map``
+    gives as a map (``--map thetrapp greedy random``: an unknown map, not three bots)."""
     maps = list(maps)
     moved: list[str] = []
-    while maps and not _looks_like_map(maps[-1]):
+    while len(maps) > 1 and not _looks_like_map(maps[-1]):
         moved.insert(0, maps.pop())
     return maps, moved + bots
 

@@ -5,6 +5,7 @@ the same text always gives the same map.
 """
 
 import glob
+from importlib import resources
 from pathlib import Path
 
 import attrs
@@ -12,8 +13,8 @@ import attrs
 from engine.mapfile import GameMap, MapFileError, load_map
 from engine.mapgen import generate_map
 
-BUNDLED = Path(__file__).resolve().parent.parent / "maps"
-"""The maps that come with the project (``maps/`` beside the packages)."""
+BUNDLED = resources.files("vvw.maps")
+"""The maps that come with vvw: ``maps/`` of a clone, installed as the package ``vvw.maps``."""
 GENERATED_SIZE = (20, 15, 6)
 
 
@@ -26,7 +27,29 @@ class MapChoice:
 
 
 def bundled_names() -> list[str]:
-    return sorted(path.stem for path in BUNDLED.glob("*.xml"))
+    """The names of the bundled maps (``thetrap`` for ``thetrap.xml``), sorted."""
+    return sorted(
+        entry.name.removesuffix(".xml")
+        for entry in BUNDLED.iterdir()
+        if entry.name.endswith(".xml")
+    )
+
+
+def unknown_map(text: str) -> str:
+    """Why ``text`` names no map: ``unknown map 'x' (bundled: all_in, …)``."""
+    return (
+        f"unknown map {text!r} (bundled: {', '.join(bundled_names())};"
+        " or a map file, a glob, gen:SEED)"
+    )
+
+
+def _bundled(name: str) -> MapChoice | None:
+    """The bundled map ``name``, if there is one."""
+    entry = BUNDLED / f"{name}.xml"
+    if not entry.is_file():
+        return None
+    with resources.as_file(entry) as path:
+        return _loaded(path, name)
 
 
 def _generated(text: str) -> MapChoice:
@@ -72,11 +95,8 @@ def resolve_maps(texts: list[str]) -> list[MapChoice]:
             if not matches:
                 raise ValueError(f"no map file matches {text}")
             choices.extend(_loaded(Path(match), match) for match in matches)
-        elif (BUNDLED / f"{text}.xml").exists():
-            choices.append(_loaded(BUNDLED / f"{text}.xml", text))
+        elif (bundled := _bundled(text)) is not None:
+            choices.append(bundled)
         else:
-            raise ValueError(
-                f"no map {text!r}: not a file, nor a bundled map ({', '.join(bundled_names())}),"
-                " nor gen:SEED"
-            )
+            raise ValueError(unknown_map(text))
     return choices

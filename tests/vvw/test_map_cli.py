@@ -81,7 +81,7 @@ def test_show_takes_a_bundled_name_or_a_generated_map_as_other_commands_do(
     assert main(["map", "show", "nothing-of-the-name"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.startswith("vvw map show: no map 'nothing-of-the-name': not a file, nor a bundled")
+    assert err.startswith("vvw map show: unknown map 'nothing-of-the-name' (bundled: all_in,")
     pattern = str(Path(THETRAP).parent / "test*.xml")
     assert main(["map", "show", pattern]) == 2
     assert capsys.readouterr().err == f"vvw map show: {pattern} names 3 maps; show draws one\n"

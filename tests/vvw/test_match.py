@@ -94,13 +94,24 @@ def test_maps_by_file_glob_bundled_name_and_seed():
         "testmap2.xml",
     ]
     assert resolve_maps(["gen:4:10x8:2"])[0].game_map == resolve_maps(["gen:4:10x8:2"])[0].game_map
-    with pytest.raises(ValueError, match="no map 'nowhere'"):
+    with pytest.raises(ValueError, match="unknown map 'nowhere' \\(bundled: all_in, "):
         resolve_maps(["nowhere"])
 
 
 def test_a_shell_glob_before_the_bots_leaves_the_bots():
     maps = [str(ROOT / "maps" / "thetrap.xml"), "thetrap"]
     assert split_maps_and_bots([*maps, "greedy", "random"], []) == (maps, ["greedy", "random"])
+
+
+def test_the_first_word_of_map_is_a_map_even_one_that_is_not_there(capsys):
+    assert split_maps_and_bots(["thetrapp", "greedy", "random"], []) == (
+        ["thetrapp"],
+        ["greedy", "random"],
+    )
+    assert main(["match", "--map", "thetrapp", "greedy", "random"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "vvw match: unknown map 'thetrapp' (bundled: all_in, gen-10x10, "
+    )
 
 
 async def _one(tmp_path: Path, first: str):

@@ -70,7 +70,7 @@ def test_new_makes_a_ladder_with_the_settings_of_serve(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("words", "says"),
     [
-        (["--map", "nowhere"], "no map 'nowhere'"),
+        (["--map", "nowhere"], "unknown map 'nowhere' (bundled: "),
         (["--map", "thetrap", "--anchor", "zcsn"], "the anchor 'zcsn' is not one of"),
         (["--map", "thetrap", "--builtin", "nobody"], "no built-in bot 'nobody'"),
     ],

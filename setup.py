@@ -1,0 +1,20 @@
+"""The packages the wheel holds, found as setuptools finds them, and ``maps/`` beside them.
+
+Everything else about the project is in ``pyproject.toml``. This file exists for one thing
+that file cannot say: the maps stay in ``maps/`` at the top of a clone (``--map
+maps/thetrap.xml``), and are installed as the package ``vvw.maps``, read with
+``importlib.resources`` (``--map thetrap`` works wherever vvw is installed). ``benchmarks/``
+and ``tests/`` are not shipped.
+"""
+
+from setuptools import find_packages, setup
+
+SHIPPED = ["engine", "protocol", "server", "agents", "vvw"]
+
+setup(
+    packages=[
+        *find_packages(include=[pattern for name in SHIPPED for pattern in (name, f"{name}.*")]),
+        "vvw.maps",
+    ],
+    package_dir={"vvw.maps": "maps"},
+)

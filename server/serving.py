@@ -227,7 +227,7 @@ async def play_seated(
             vampires, werewolves, game_map, settings, transcript, on_abort=aborted
         )
     finally:
-        recorder.detach()
+        recorder.detach(seats.players)
         if transcript is not None:
             transcript.close()
         seats.done.set()

@@ -4,7 +4,7 @@
 ``vvw agent`` write theirs with it too). :class:`Transcript` adds what only the referee
 knows: the settings and seed in the header, each ply with the board after it and every
 random battle's drawn outcome, the :class:`GameResult`. :class:`FrameRecorder` holds a
-connection's frames until its game has a transcript.
+connection's frames until its game has a transcript (several games at once too).
 """
 
 import os
@@ -118,26 +118,29 @@ class Transcript(TranscriptWriter):
 
 
 class FrameRecorder:
-    """The ``on_frame`` hook of connections whose game has no transcript yet.
+    """The ``on_frame`` hook of connections, each of whose frames goes to its game's
+    transcript.
 
-    Frames wait here (NME, SET, HUM, HME, MAP…) until :meth:`attach` gives the players'
-    game a transcript; from then on each frame is written as it happens. A connection
-    that never gets a game is forgotten with it (weak references).
+    Frames wait here (NME, SET, HUM, HME, MAP…) until :meth:`attach` gives a connection's
+    game a transcript; from then on each of its frames is written as it happens, until
+    :meth:`detach`. Games may be played side by side (a ladder's), each connection writing
+    to its own game's transcript. A connection that never gets a game is forgotten with it
+    (weak references).
     """
 
     def __init__(self) -> None:
-        self.transcript: Transcript | None = None
+        self._games: weakref.WeakKeyDictionary[Any, Transcript] = weakref.WeakKeyDictionary()
         self._waiting: weakref.WeakKeyDictionary[Any, list[tuple]] = weakref.WeakKeyDictionary()
 
     def __call__(self, player: Any, direction: str, message: Message | None, raw: bytes) -> None:
-        if self.transcript is not None and player.species is not None:
-            self.transcript.frame(player.species, direction, message, raw)
+        transcript = self._games.get(player)
+        if transcript is not None and player.species is not None:
+            transcript.frame(player.species, direction, message, raw)
         else:
             self._waiting.setdefault(player, []).append((time.monotonic(), direction, message, raw))
 
     def attach(self, transcript: Transcript | None, players: Sequence[Any]) -> None:
         """Write the waiting frames of ``players`` (seated) and route theirs to ``transcript``."""
-        self.transcript = transcript
         waiting = sorted(
             (
                 (player.species, *frame)
@@ -148,7 +151,10 @@ class FrameRecorder:
         )
         if transcript is not None:
             transcript.early_frames.extend(waiting)
+            for player in players:
+                self._games[player] = transcript
 
-    def detach(self) -> None:
-        """The game is over: frames of later connections wait again."""
-        self.transcript = None
+    def detach(self, players: Sequence[Any]) -> None:
+        """The game of ``players`` is over: their later frames wait again."""
+        for player in players:
+            self._games.pop(player, None)

@@ -5,6 +5,7 @@ itself hung up, that both bots received END then BYE.
 """
 
 import random
+from functools import partial
 
 import pytest
 import trio
@@ -46,15 +47,17 @@ async def _game(
     transcript=None,
     vamp_options=None,
     wolf_options=None,
+    recorder=None,
+    names=(b"vamp", b"wolf"),
 ):
     settings = settings or Settings(seed=1)
     a_server, a_bot = trio.testing.memory_stream_pair()
     b_server, b_bot = trio.testing.memory_stream_pair()
     bots = [
-        FakeBot(a_bot, b"vamp", vamp_policy, **(vamp_options or {})),
-        FakeBot(b_bot, b"wolf", wolf_policy, **(wolf_options or {})),
+        FakeBot(a_bot, names[0], vamp_policy, **(vamp_options or {})),
+        FakeBot(b_bot, names[1], wolf_policy, **(wolf_options or {})),
     ]
-    recorder = FrameRecorder()
+    recorder = recorder or FrameRecorder()
     async with trio.open_nursery() as nursery:
         for bot in bots:
             nursery.start_soon(bot.run)
@@ -411,3 +414,32 @@ async def test_transcript_holds_every_frame_each_ply_and_the_result(tmp_path):
     ]
     assert (final.termination, final.plies, final.winner) == ("ply limit", 3, None)
     assert result.plies == 3
+
+
+async def test_one_recorder_writes_games_played_side_by_side_each_to_its_own_transcript(
+    tmp_path,
+):
+    recorder = FrameRecorder()
+    settings = Settings(seed=1, rules=Rules(max_plies=6))
+    names = {1: (b"anna", b"bert"), 2: (b"cleo", b"dora")}
+    transcripts = {game: Transcript(tmp_path / f"game{game}.jsonl") for game in names}
+    async with trio.open_nursery() as nursery:
+        for game, transcript in transcripts.items():
+            nursery.start_soon(
+                partial(
+                    _game,
+                    shuffle_back,
+                    shuffle,
+                    settings,
+                    transcript=transcript,
+                    recorder=recorder,
+                    names=names[game],
+                )
+            )
+    for game, transcript in transcripts.items():
+        transcript.close()
+        frames = [r for r in read_transcript(transcript.path) if isinstance(r, Frame)]
+        nmes = {f.side: f.raw for f in frames if f.command == "NME"}
+        assert nmes == {V: b"NME\x04" + names[game][0], W: b"NME\x04" + names[game][1]}
+        assert [f.command for f in frames].count("MOV") == 6
+        assert [f.command for f in frames][-4:] == ["END", "END", "BYE", "BYE"]

@@ -431,3 +431,15 @@ def test_a_tournament_lists_its_games_in_the_live_view(tmp_path, monkeypatch) ->
     )
     assert code == 0
     assert opened == [("1", "game 1 (testmap)"), ("2", "game 2 (testmap)")]
+
+
+def test_a_hub_that_keeps_a_few_games_forgets_the_oldest_finished_ones(transcript) -> None:
+    hub = LiveHub(keep=2)
+    lines = _lines(transcript)
+    for number in range(1, 5):
+        sink = hub.line_sink(str(number), f"game {number}")
+        for line in lines if number != 2 else lines[:5]:  # game 2 is still being played
+            sink(line)
+    hub.line_sink("5", "game 5")
+    assert list(hub.games) == ["2", "3", "4", "5"]
+    assert [game["id"] for game in hub.game_list()] == ["2", "3", "4", "5"]

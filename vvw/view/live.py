@@ -3,8 +3,8 @@
 A :class:`LiveHub` takes each game's transcript lines as they are written (a server's
 :class:`~server.events.TranscriptLine` events, see :meth:`LiveHub.listener`), turns them
 into view events (:mod:`vvw.view.model`) and pushes those to every viewer of that game.
-:func:`serve_view` is a small HTTP server (h11 over trio) for the page and the event
-streams:
+:func:`serve_view` serves the page and the event streams over :mod:`vvw.web` (a ladder
+mounts :func:`view_handler` among its own pages):
 
 - ``GET /`` the page (``?game=ID`` for one game; without it, the latest game, followed
   from one game to the next);
@@ -21,23 +21,20 @@ import json
 import logging
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import attrs
-import h11
 import trio
 
 from protocol.transcript import TranscriptError, parse_line
-from server.events import EventSink, GameBegun, ServerEvent, TranscriptLine
+from server.events import EventSink, GameBegun, GameEnded, ServerEvent, TranscriptLine
 from vvw.view.model import ViewBuilder, ViewEvent
 from vvw.view.page import page
+from vvw.web import Exchange, Handler, serve_http
 
 log = logging.getLogger(__name__)
 
 QUEUE = 512
 """Events a viewer may be behind before it is disconnected (to resynchronise)."""
-REQUEST_TIME = 10.0
-"""Seconds a browser has to send its request."""
 
 
 @attrs.define(eq=False)
@@ -72,8 +69,11 @@ class LiveGame:
 class LiveHub:
     """The games being shown, and their viewers."""
 
-    def __init__(self, tournament: bool = False) -> None:
+    def __init__(self, tournament: bool = False, keep: int | None = None) -> None:
         self.tournament = tournament
+        self.keep = keep
+        """Finished games kept at most, the oldest forgotten first (``None``: every game;
+        a server that runs for weeks keeps a few)."""
         self.games: dict[str, LiveGame] = {}
         self._viewers: set[_Viewer] = set()
         self._latest: str | None = None
@@ -83,6 +83,7 @@ class LiveHub:
         game = LiveGame(game_id, label)
         self.games[game_id] = game
         self._latest = game_id
+        self._forget_old_games()
         self._broadcast_games()
         return lambda text: self._record(game, text)
 
@@ -94,10 +95,19 @@ class LiveHub:
         def hear(event: ServerEvent) -> None:
             if isinstance(event, GameBegun):
                 sinks[event.number] = self.line_sink(str(event.number), label(event.number))
-            elif isinstance(event, TranscriptLine):
+            elif isinstance(event, TranscriptLine) and event.number in sinks:
                 sinks[event.number](event.text)
+            elif isinstance(event, GameEnded):
+                sinks.pop(event.number, None)
 
         return hear
+
+    def _forget_old_games(self) -> None:
+        if self.keep is None:
+            return
+        finished = [key for key, game in self.games.items() if game.builder.finished]
+        for key in finished[: max(0, len(finished) - self.keep)]:
+            del self.games[key]
 
     def _record(self, game: LiveGame, text: str) -> None:
         game.lines += 1
@@ -162,80 +172,41 @@ class LiveHub:
 # --- HTTP -----------------------------------------------------------------------------------
 
 
-async def _read_request(stream: trio.abc.Stream, conn: h11.Connection) -> h11.Request | None:
-    with trio.move_on_after(REQUEST_TIME):
-        while True:
-            event = conn.next_event()
-            if event is h11.NEED_DATA:
-                conn.receive_data(bytes(await stream.receive_some(65536)))
-                continue
-            return event if isinstance(event, h11.Request) else None
-    return None
-
-
-async def _respond(
-    stream: trio.abc.Stream, conn: h11.Connection, status: int, kind: str, body: bytes
-) -> None:
-    headers = [
-        ("content-type", kind),
-        ("content-length", str(len(body))),
-        ("cache-control", "no-store"),
-        ("connection", "close"),
-    ]
-    await stream.send_all(conn.send(h11.Response(status_code=status, headers=headers)))
-    await stream.send_all(conn.send(h11.Data(data=body)))
-    await stream.send_all(conn.send(h11.EndOfMessage()))
-
-
 def _sse(name: str, data: Any) -> bytes:
     return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
 
 
-async def _stream_events(
-    stream: trio.abc.Stream, conn: h11.Connection, hub: LiveHub, game_id: str | None
-) -> None:
-    headers = [
-        ("content-type", "text/event-stream"),
-        ("cache-control", "no-store"),
-        ("connection", "close"),
-    ]
-    await stream.send_all(conn.send(h11.Response(status_code=200, headers=headers)))
+async def _stream_events(exchange: Exchange, hub: LiveHub, game_id: str | None) -> None:
+    await exchange.stream("text/event-stream")
     snapshot, viewer = hub.subscribe(game_id)
     try:
         for name, data in snapshot:
-            await stream.send_all(conn.send(h11.Data(data=_sse(name, data))))
+            await exchange.send(_sse(name, data))
         async for name, data in viewer.receive:
-            await stream.send_all(conn.send(h11.Data(data=_sse(name, data))))
+            await exchange.send(_sse(name, data))
     finally:
         hub.leave(viewer)
 
 
-async def handle_http(stream: trio.abc.Stream, hub: LiveHub) -> None:
-    """Answer one HTTP connection (one request; the connection closes after it)."""
-    conn = h11.Connection(h11.SERVER)
-    try:
-        request = await _read_request(stream, conn)
-        if request is None:
-            return
-        url = urlsplit(request.target.decode("latin-1"))
-        asked = parse_qs(url.query).get("game")
-        game = asked[0] if asked else None
-        if request.method not in (b"GET", b"HEAD"):
-            await _respond(stream, conn, 405, "text/plain", b"only GET\n")
-        elif url.path == "/":
+def view_handler(hub: LiveHub) -> Handler:
+    """The live view's pages: ``/`` (the page), ``/events`` (the event stream), ``/games``
+    (the list of games). Paths are relative to where the handler is mounted (the page asks
+    for ``events`` beside itself)."""
+
+    async def handle(exchange: Exchange) -> None:
+        path, game = exchange.request.path, exchange.request.parameter("game")
+        if path == "/":
             body = page({"live": True, "tournament": hub.tournament}).encode()
-            await _respond(stream, conn, 200, "text/html; charset=utf-8", body)
-        elif url.path == "/events":
-            await _stream_events(stream, conn, hub, game)
-        elif url.path == "/games":
+            await exchange.respond(200, "text/html; charset=utf-8", body)
+        elif path == "/events":
+            await _stream_events(exchange, hub, game)
+        elif path == "/games":
             body = json.dumps(hub.game_list()).encode()
-            await _respond(stream, conn, 200, "application/json", body)
+            await exchange.respond(200, "application/json", body)
         else:
-            await _respond(stream, conn, 404, "text/plain", b"not found\n")
-    except (trio.BrokenResourceError, trio.ClosedResourceError, h11.ProtocolError):
-        pass  # the browser went away or spoke nonsense: nothing to do
-    finally:
-        await trio.aclose_forcefully(stream)
+            await exchange.respond(404, "text/plain", b"not found\n")
+
+    return handle
 
 
 async def serve_view(
@@ -246,7 +217,4 @@ async def serve_view(
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve the live view on ``host:port`` until cancelled; tells ``task_status`` the port."""
-    listeners = await trio.open_tcp_listeners(port, host=host)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(trio.serve_listeners, lambda s: handle_http(s, hub), listeners)
-        task_status.started(listeners[0].socket.getsockname()[1])
+    await serve_http(view_handler(hub), port, host, task_status=task_status)

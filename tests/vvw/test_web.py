@@ -1,0 +1,83 @@
+"""The project's HTTP server (vvw/web.py) over loopback: bounded, one request a connection."""
+
+import trio
+import trio.testing
+
+from vvw.web import Exchange, serve_http
+
+
+async def _request(stream: trio.SocketStream, method: str, target: str) -> bytes:
+    """Send one request on ``stream`` and read the whole answer (the server closes)."""
+    await stream.send_all(f"{method} {target} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    data = b""
+    with trio.fail_after(10):
+        while chunk := await stream.receive_some():
+            data += chunk
+    await stream.aclose()
+    return data
+
+
+async def _serve(nursery: trio.Nursery, handler, connections: int = 8) -> int:
+    return await nursery.start(
+        lambda task_status: serve_http(handler, 0, connections=connections, task_status=task_status)
+    )
+
+
+async def test_a_second_connection_is_served_only_once_the_first_is_done():
+    served: list[str] = []
+
+    async def handler(exchange: Exchange) -> None:
+        served.append(exchange.request.path)
+        await exchange.respond(200, "text/plain", b"ok")
+
+    async with trio.open_nursery() as nursery:
+        port = await _serve(nursery, handler, connections=1)
+        first = await trio.open_tcp_stream("127.0.0.1", port)
+        second = await trio.open_tcp_stream("127.0.0.1", port)
+        answers: dict[str, bytes] = {}
+
+        async def ask(stream: trio.SocketStream, path: str) -> None:
+            answers[path] = await _request(stream, "GET", path)
+
+        async with trio.open_nursery() as clients:
+            clients.start_soon(ask, second, "/second")  # its request is sent first…
+            await trio.testing.wait_all_tasks_blocked()
+            clients.start_soon(ask, first, "/first")
+        assert served == ["/first", "/second"]  # …but it waited for the first's slot
+        assert all(answer.startswith(b"HTTP/1.1 200") for answer in answers.values())
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_handler_that_fails_ends_only_its_connection():
+    async def handler(exchange: Exchange) -> None:
+        if exchange.request.path == "/boom":
+            raise RuntimeError("a bug in one page")
+        await exchange.respond(200, "text/plain", b"fine")
+
+    async with trio.open_nursery() as nursery:
+        port = await _serve(nursery, handler, connections=1)
+        boom = await _request(await trio.open_tcp_stream("127.0.0.1", port), "GET", "/boom")
+        assert boom == b""
+        fine = await _request(await trio.open_tcp_stream("127.0.0.1", port), "GET", "/x?a=1")
+        assert fine.startswith(b"HTTP/1.1 200") and fine.endswith(b"fine")
+        nursery.cancel_scope.cancel()
+
+
+async def test_only_get_and_head_are_answered_and_head_has_no_body():
+    async def handler(exchange: Exchange) -> None:
+        assert exchange.request.parameter("game") == "7"
+        await exchange.respond(200, "text/plain", b"the body")
+
+    async with trio.open_nursery() as nursery:
+        port = await _serve(nursery, handler)
+        answers = {
+            method: await _request(
+                await trio.open_tcp_stream("127.0.0.1", port), method, "/?game=7"
+            )
+            for method in ("POST", "HEAD", "GET")
+        }
+        nursery.cancel_scope.cancel()
+    assert answers["POST"].startswith(b"HTTP/1.1 405") and b"allow: GET, HEAD" in answers["POST"]
+    assert answers["HEAD"].startswith(b"HTTP/1.1 200") and answers["HEAD"].endswith(b"\r\n\r\n")
+    assert b"content-length: 8" in answers["HEAD"]
+    assert answers["GET"].endswith(b"\r\n\r\nthe body")

@@ -2,7 +2,10 @@
 
 import json
 import re
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -180,6 +183,33 @@ def test_match_tallies_per_bot_and_writes_json_after_each_game(tmp_path, capsys,
         and f"{draws} draw" in out
     )
     assert not (tmp_path / "runs").exists()  # built-in bots printed nothing: no empty folders
+
+
+def test_a_game_stopped_by_ctrl_c_is_listed_as_aborted_and_not_counted(tmp_path):
+    stalled = tmp_path / "stalled"
+    words = ["--map", "testmap2", "greedy", f"{bot('stall')} {stalled}", "--games", "2"]
+    run = subprocess.Popen(
+        [sys.executable, "-m", "vvw", "match", *words, "--move-time", "1000"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not stalled.exists():  # the stalling bot's first UPD: game 1 is being played
+            assert time.monotonic() < deadline, "the game never began"
+            time.sleep(0.02)
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=30)
+    finally:
+        run.kill()
+        run.wait()
+    assert run.returncode == 130, err
+    assert "game 1 on testmap2: aborted after 1 ply: " in out
+    assert "no game finished; 1 aborted (not counted)\n" in out
+    assert "scores" not in out and "0 wins" not in out
+    assert err == "vvw match: stopped by SIGINT after 0 of 2 games\n"
 
 
 def test_match_refuses_an_existing_or_unwritable_results_file_before_playing(tmp_path, capsys):

@@ -72,23 +72,27 @@ def describe(played: Played) -> str:
 
 
 def tally(players: tuple[Participant, Participant], played: list[Played]) -> str:
-    """``4 games: greedy 4 wins, random 0 wins, 0 draws; greedy scores 100.0 %``."""
+    """``4 games: greedy 4 wins, random 0 wins, 0 draws; greedy scores 100.0 %``: the
+    games that ended; one stopped before its end (Ctrl-C) is listed apart, not counted."""
+    finished = [game for game in played if game.result.termination is not Termination.ABORTED]
+    stopped = len(played) - len(finished)
+    aborted = f"{stopped} aborted (not counted)" if stopped else ""
+    if not finished:
+        return "no game finished" + (f"; {aborted}" if aborted else "")
     wins = {player.name: 0 for player in players}
     draws = 0
-    for game in played:
+    for game in finished:
         result = game.result
         if result.winner is None:
-            draws += result.termination is not Termination.ABORTED
-            continue
-        winner = result.vampires if result.winner == Kind.VAMPIRES else result.werewolves
-        wins[winner.name] += 1
-    games = plural(len(played), "game")
+            draws += 1
+        else:
+            wins[result.player(result.winner).name] += 1
     parts = ", ".join(f"{name} {n} win{'s' * (n != 1)}" for name, n in wins.items())
-    line = f"{games}: {parts}, {draws} draw{'s' * (draws != 1)}"
-    if played:
-        first = players[0].name
-        line += f"; {first} scores {(wins[first] + draws / 2) / len(played):.1%}"
-    return line
+    first = players[0].name
+    score = (wins[first] + draws / 2) / len(finished)
+    line = f"{plural(len(finished), 'game')}: {parts}, {plural(draws, 'draw')}"
+    line += f"; {first} scores {score:.1%}"
+    return line + (f"; {aborted}" if aborted else "")
 
 
 def abnormal(played: list[Played], run_dir: Path) -> list[str]:
@@ -174,7 +178,8 @@ def run(args: argparse.Namespace) -> int:
     if lines:
         print("abnormal games:\n" + "\n".join(lines))
     if signum is not None:
-        raise Stopped(signum, f"after {plural(len(played), 'game')}")
+        finished = sum(game.result.termination is not Termination.ABORTED for game in played)
+        raise Stopped(signum, f"after {finished} of {plural(args.games, 'game')}")
     return 0
 
 

@@ -185,6 +185,14 @@ def test_match_tallies_per_bot_and_writes_json_after_each_game(tmp_path, capsys,
     assert not (tmp_path / "runs").exists()  # built-in bots printed nothing: no empty folders
 
 
+def test_a_game_shows_the_turns_each_bot_let_pass(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    words = ["--map", "testmap", "random", "name=mute", bot("nomove"), "--ply-limit", "6"]
+    assert main(["match", *words, "--move-time", "0.3", "--seed", "1"]) == 0
+    (line,) = [line for line in capsys.readouterr().out.splitlines() if line.startswith("game 1")]
+    assert line.endswith(" | skipped turns: mute 3")
+
+
 def test_a_game_stopped_by_ctrl_c_is_listed_as_aborted_and_not_counted(tmp_path):
     stalled = tmp_path / "stalled"
     words = ["--map", "testmap2", "greedy", f"{bot('stall')} {stalled}", "--games", "2"]

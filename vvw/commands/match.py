@@ -60,7 +60,8 @@ def _plain(_instance: object, _field: object, value: object) -> object:
 
 
 def describe(played: Played) -> str:
-    """One line: the winner by name and side, how, the creatures left, the slowest replies."""
+    """One line: the winner by name and side, how, the creatures left, the slowest replies,
+    the turns skipped (no reply in time)."""
     result = played.result
     think = ", ".join(
         f"{p.name} longest think {p.longest_think:.3f} s"
@@ -68,7 +69,16 @@ def describe(played: Played) -> str:
         if p.longest_think is not None
     )
     counts = f"vampires {result.vampires.creatures}, werewolves {result.werewolves.creatures}"
-    return f"{result.summary()} | {counts}" + (f" | {think}" if think else "")
+    skipped = ", ".join(
+        f"{p.name} {p.skipped_turns}"
+        for p in (result.vampires, result.werewolves)
+        if p.skipped_turns
+    )
+    return (
+        f"{result.summary()} | {counts}"
+        + (f" | {think}" if think else "")
+        + (f" | skipped turns: {skipped}" if skipped else "")
+    )
 
 
 def tally(players: tuple[Participant, Participant], played: list[Played]) -> str:

@@ -150,6 +150,7 @@ class _Connection:
     rng: random.Random
     summary: Summary
     thinker: _Thinker
+    on_game_over: Callable[[GameState, Summary], None] | None = None
     session: ClientSession = attrs.field(factory=ClientSession)
     send_failed: str = ""
     """Why a MOV could not be sent ('' while sending works): nothing is sent any more, and
@@ -167,9 +168,11 @@ class _Connection:
                 await self._start(species, state)
             case YourTurn(state):
                 await self._reply(state, arrived, overtaken)
-            case GameOver():
+            case GameOver(state):
                 self.summary.games += 1
                 log.info("game over (%d played)", self.summary.games)
+                if self.on_game_over is not None:
+                    self.on_game_over(state, self.summary)
                 if self.games is not None and self.summary.games >= self.games:
                     return False
             case Goodbye():
@@ -252,10 +255,13 @@ async def play_on(
     games: int | None = None,
     seed: int | None = None,
     summary: Summary | None = None,
+    on_game_over: Callable[[GameState, Summary], None] | None = None,
 ) -> Summary:
     """Play on one open connection until BYE, the server closing, or ``games`` games ended.
 
-    Sends NME first (``name``, else ``agent.name``; at most 255 bytes). The server closing
+    Sends NME first (``name``, else ``agent.name``; at most 255 bytes). At each END,
+    ``on_game_over`` is given the game's last board (its ``to_move`` the bot's side) and the
+    summary so far (END says nothing of who won: the board tells who was ahead). The server closing
     the connection ends the call normally, at any moment after its first byte (a warning is
     logged if a game was going on). Raises :class:`ProtocolError` if the server sends bytes
     that are not valid messages, :class:`SessionError` if it sends messages that contradict
@@ -268,7 +274,14 @@ async def play_on(
     summary = summary if summary is not None else Summary()
     decoder = Decoder(FROM_SERVER)
     connection = _Connection(
-        stream, agent, time_budget, games, random.Random(seed), summary, _Thinker(agent)
+        stream,
+        agent,
+        time_budget,
+        games,
+        random.Random(seed),
+        summary,
+        _Thinker(agent),
+        on_game_over,
     )
     label = (name if name is not None else agent.name).encode()[:255]
     try:
@@ -349,6 +362,7 @@ async def play(
     games: int | None = None,
     seed: int | None = None,
     wrap_stream: Callable[[trio.abc.Stream, int], trio.abc.Stream] | None = None,
+    on_game_over: Callable[[GameState, Summary], None] | None = None,
 ) -> Summary:
     """Connect over TCP and play; ``OSError`` if the server cannot be reached.
 
@@ -357,7 +371,8 @@ async def play(
     after a finished game, as the course server's auto-restart expects. ``wrap_stream``
     is given each new connection and the number of games played before it, and returns the
     stream to play on (``vvw agent --transcript`` writes the traffic down so:
-    :func:`vvw.watching.recording`). Raises what :func:`play_on` raises.
+    :func:`vvw.watching.recording`); ``on_game_over`` is :func:`play_on`'s. Raises what
+    :func:`play_on` raises.
     """
     summary = Summary()
     first = True
@@ -379,6 +394,7 @@ async def play(
                 games=None if games is None else games - summary.games,
                 seed=seed,
                 summary=summary,
+                on_game_over=on_game_over,
             )
         if games is None or summary.games == before:
             break

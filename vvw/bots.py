@@ -53,7 +53,8 @@ def bot_command(
     command line in which ``{host}`` and ``{port}`` are replaced; without them, host and port
     are appended, as students' bots take them (``./mybot`` → ``./mybot 127.0.0.1 5555``).
 
-    A built-in bot is given ``--quiet-stop`` (its runner ends it: no line in its log),
+    A built-in bot is given ``--quiet`` (its runner says the results: no line per game
+    in its log), ``--quiet-stop`` (its runner ends it: no line in its log either),
     ``--seed seed``, ``--name name`` and the ``--time-budget`` that fits ``move_time``
     (before its own options, which win); a command's ``{seed}`` is replaced by ``seed``.
     """
@@ -62,6 +63,7 @@ def bot_command(
         raise ValueError("empty bot command")
     if words[0] in builtin:
         ours = [
+            "--quiet",
             "--quiet-stop",
             *(["--seed", str(seed)] if seed is not None else []),
             *(["--name", name] if name is not None else []),
@@ -115,6 +117,12 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
         help="play N games, reconnecting between them (default: what one connection offers)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of the bot's randomness")
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print no line per game nor the summary at the end (vvw match, tournament and"
+        " check-bot start it so: they say the results)",
+    )
     parser.add_argument(
         "--quiet-stop",
         action="store_true",

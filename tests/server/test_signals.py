@@ -101,7 +101,7 @@ def test_serve_stopped_by_a_signal_aborts_the_game_says_goodbye_and_writes_it_do
         (result,) = [r for r in read_transcript(transcript) if isinstance(r, Result)]
         assert (result.termination, result.winner) == ("aborted", None)
     else:
-        assert out.splitlines() == ["0 games: "]
+        assert out.splitlines() == ["no game finished"]
 
 
 def _gone(pid: int) -> bool:

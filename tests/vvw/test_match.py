@@ -63,9 +63,10 @@ def test_bad_participants_say_why(words, says):
 
 def test_built_in_bots_get_their_seed_and_name_and_commands_their_seed():
     argv = Participant("deep", "alphabeta --depth 4").argv("127.0.0.1", 5, seed=9)
-    assert argv[-9:] == [
+    assert argv[-10:] == [
         "127.0.0.1",
         "5",
+        "--quiet",
         "--quiet-stop",
         "--seed",
         "9",

@@ -4,6 +4,10 @@
 ``vvw match`` uses for built-in names (see :func:`vvw.bots.bot_command`). Options of the
 bot's ``make()`` are given as ``-o KEY=VALUE`` or as plain ``--key value``
 (``alphabeta --depth 4`` → ``depth=4``).
+
+Each game ends with a line (``--quiet``: none), then the run with its summary. The
+protocol's END does not say who won, nor does a board reach the bots after the last ply:
+the line says what the bot knows (its side, its replies, the last board it was told).
 """
 
 import argparse
@@ -12,14 +16,50 @@ from pathlib import Path
 
 from agents.client import Summary, play
 from agents.registry import make_agent
+from engine import GameState, Kind
+from engine.result import printable
 from protocol.codec import ProtocolError
 from protocol.session import SessionError
 from vvw import signals
 from vvw.bots import add_agent_arguments, bot_options
 from vvw.errors import CommandError, Stopped, UsageError
 from vvw.watching import recording
+from vvw.wording import plural
 
 log = logging.getLogger(__name__)
+
+
+class GameLines:
+    """The line of each game the bot played, printed as its END arrives."""
+
+    def __init__(self, name: str) -> None:
+        self.name = printable(name)
+        self.replies = self.fallbacks = 0
+
+    def __call__(self, last: GameState, summary: Summary) -> None:
+        print(self.line(last, summary), flush=True)
+        self.replies, self.fallbacks = summary.replies, summary.fallbacks
+
+    def line(self, last: GameState, summary: Summary) -> str:
+        """``game 2: greedy played the werewolves: 31 replies, 0 fallbacks; the last board
+        it was told: vampires 3, werewolves 9`` (the counts of this game). The server sends
+        no board after the last ply, and END does not say who won: the server's result does."""
+        replies = plural(summary.replies - self.replies, "reply", "replies")
+        fallbacks = plural(summary.fallbacks - self.fallbacks, "fallback")
+        board = f"vampires {last.total(Kind.VAMPIRES)}, werewolves {last.total(Kind.WEREWOLVES)}"
+        return (
+            f"game {summary.games}: {self.name} played the {last.to_move.name.lower()}:"
+            f" {replies}, {fallbacks}; the last board it was told: {board}"
+        )
+
+
+def ending(name: str, summary: Summary) -> str:
+    """``greedy: 2 games, 62 replies, 0 fallbacks, slowest reply 0.412 s``."""
+    replies = plural(summary.replies, "reply", "replies")
+    return (
+        f"{printable(name)}: {plural(summary.games, 'game')}, {replies},"
+        f" {plural(summary.fallbacks, 'fallback')}, slowest reply {summary.slowest:.3f} s"
+    )
 
 
 def run(args: argparse.Namespace, extra: list[str]) -> int:
@@ -34,6 +74,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     except TypeError as error:
         raise UsageError(f"bot {args.bot!r} does not take these options: {error}") from None
     where = f"{args.host}:{args.port}"
+    name = args.name if args.name is not None else agent.name
     summary: Summary | None = None
 
     async def playing() -> None:
@@ -48,6 +89,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
                 games=args.games,
                 seed=args.seed,
                 wrap_stream=recording(Path(args.transcript), where) if args.transcript else None,
+                on_game_over=None if args.quiet else GameLines(name),
             )
         except OSError as error:
             raise CommandError(error.strerror or str(error)) from None
@@ -62,6 +104,8 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     if signum is not None:
         raise Stopped(signum)
     log.info("%s on %s: %s", agent.name, where, summary)
+    if summary is not None and not args.quiet:
+        print(ending(name, summary), flush=True)
     return 0
 
 

@@ -22,6 +22,7 @@ from vvw.participants import Participant, parse_participants
 from vvw.playing import Played, play_one
 from vvw.progress import GameProgress
 from vvw.runs import new_run_dir, remove_if_empty
+from vvw.scores import Scores
 from vvw.seeds import derive, fresh_seed
 from vvw.wording import plural
 
@@ -84,25 +85,8 @@ def describe(played: Played) -> str:
 def tally(players: tuple[Participant, Participant], played: list[Played]) -> str:
     """``4 games: greedy 4 wins, random 0 wins, 0 draws; greedy scores 100.0 %``: the
     games that ended; one stopped before its end (Ctrl-C) is listed apart, not counted."""
-    finished = [game for game in played if game.result.termination is not Termination.ABORTED]
-    stopped = len(played) - len(finished)
-    aborted = f"{stopped} aborted (not counted)" if stopped else ""
-    if not finished:
-        return "no game finished" + (f"; {aborted}" if aborted else "")
-    wins = {player.name: 0 for player in players}
-    draws = 0
-    for game in finished:
-        result = game.result
-        if result.winner is None:
-            draws += 1
-        else:
-            wins[result.player(result.winner).name] += 1
-    parts = ", ".join(f"{name} {n} win{'s' * (n != 1)}" for name, n in wins.items())
-    first = players[0].name
-    score = (wins[first] + draws / 2) / len(finished)
-    line = f"{plural(len(finished), 'game')}: {parts}, {plural(draws, 'draw')}"
-    line += f"; {first} scores {score:.1%}"
-    return line + (f"; {aborted}" if aborted else "")
+    names = [player.name for player in players]
+    return Scores.of((game.result for game in played), names).line(scorer=names[0])
 
 
 def abnormal(played: list[Played], run_dir: Path) -> list[str]:
@@ -188,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
     if lines:
         print("abnormal games:\n" + "\n".join(lines))
     if signum is not None:
-        finished = sum(game.result.termination is not Termination.ABORTED for game in played)
+        finished = Scores.of(game.result for game in played).finished
         raise Stopped(signum, f"after {finished} of {plural(args.games, 'game')}")
     return 0
 

@@ -1,12 +1,11 @@
 """``vvw serve``: serve games on a TCP port, course-compatible, one result line per game."""
 
 import argparse
-import collections
 import sys
 
 import trio
 
-from engine import GameResult, Termination
+from engine import GameResult
 from engine.mapfile import GameMap
 from server.events import EventSink, GameEnded, ServerEvent, fan_out
 from server.serving import Transcripts, serve
@@ -16,6 +15,7 @@ from vvw.errors import Stopped, UsageError
 from vvw.game_arguments import add_settings_arguments, add_view_arguments, settings_from
 from vvw.mapchoice import resolve_maps
 from vvw.ports import Listening, check_free, start_listening
+from vvw.scores import Scores
 from vvw.view.live import LiveHub, serve_view
 
 
@@ -31,16 +31,8 @@ def map_from(args: argparse.Namespace) -> GameMap:
 
 
 def tally(results: list[GameResult]) -> str:
-    counts = collections.Counter(
-        r.termination.value
-        if r.termination is Termination.ABORTED
-        else "draw"
-        if r.winner is None
-        else r.winner.name.lower()
-        for r in results
-    )
-    games = "1 game" if len(results) == 1 else f"{len(results)} games"
-    return f"{games}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    """``2 games: alice 2 wins, bob 0 wins, 0 draws``: per bot name, whatever its side."""
+    return Scores.of(results).line()
 
 
 def run(args: argparse.Namespace) -> int:

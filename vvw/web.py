@@ -66,7 +66,7 @@ class Exchange:
         await self._head(status, kind, [("content-length", str(len(body))), *headers])
         if self.request.method != "HEAD":
             await self.send(body)
-        await self._stream.send_all(self._conn.send(h11.EndOfMessage()))
+        await self.end()
 
     async def stream(self, kind: str, headers: Headers = ()) -> None:
         """Begin an answer of unknown length (then :meth:`send` each part)."""
@@ -74,6 +74,10 @@ class Exchange:
 
     async def send(self, data: bytes) -> None:
         await self._stream.send_all(self._conn.send(h11.Data(data=data)))
+
+    async def end(self) -> None:
+        """End an answer begun with :meth:`stream` (its last part sent)."""
+        await self._stream.send_all(self._conn.send(h11.EndOfMessage()))
 
 
 Handler = Callable[[Exchange], Awaitable[None]]

@@ -5,6 +5,7 @@ import gzip
 import io
 import json
 import re
+import sys
 from functools import partial
 from pathlib import Path
 
@@ -21,12 +22,15 @@ from tests.helpers.serving import Seats, results_into
 from tests.server.fakes import FakeBot, Policy, mov, random_policy, scripted
 from vvw.cli import main
 from vvw.commands.proxy import Trace, run_proxy
+from vvw.ports import Listening
 from vvw.transcripts import read_transcript
-from vvw.view.live import QUEUE, LiveHub, serve_view
+from vvw.view.live import QUEUE, LiveHub, live_view, serve_view
 from vvw.view.model import SHOWN_BYTES, view_events
 from vvw.view.page import page
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
+BOT = Path(__file__).resolve().parents[1] / "server" / "bots" / "bot.py"
+"""A bot process of the tests (see its docstring): ``play`` plays at random."""
 
 
 @pytest.fixture(scope="module")
@@ -406,10 +410,10 @@ def test_a_tournament_lists_its_games_in_the_live_view(tmp_path, monkeypatch) ->
     opened: list[tuple[str, str]] = []
     line_sink = LiveHub.line_sink
 
-    def spy(hub: LiveHub, game_id: str, label: str):
+    def spy(hub: LiveHub, game_id: str, label: str, names=None):
         opened.append((game_id, label))
         assert hub.tournament
-        return line_sink(hub, game_id, label)
+        return line_sink(hub, game_id, label, names)
 
     monkeypatch.setattr(LiveHub, "line_sink", spy)
     monkeypatch.chdir(tmp_path)
@@ -443,3 +447,135 @@ def test_a_hub_that_keeps_a_few_games_forgets_the_oldest_finished_ones(transcrip
     hub.line_sink("5", "game 5")
     assert list(hub.games) == ["2", "3", "4", "5"]
     assert [game["id"] for game in hub.game_list()] == ["2", "3", "4", "5"]
+
+
+def _drain(viewer) -> list[tuple[str, object]]:
+    received = []
+    while True:
+        try:
+            received.append(viewer.receive.receive_nowait())
+        except (trio.WouldBlock, trio.EndOfChannel):
+            return received
+
+
+async def test_the_list_of_games_follows_every_ply_of_every_game(transcript) -> None:
+    hub = LiveHub(tournament=True)
+    watched = hub.line_sink("1", "game 1")
+    other = hub.line_sink("2", "game 2")
+    _, viewer = hub.subscribe("1")
+    for line in _lines(transcript):
+        other(line)  # a game the viewer does not watch: its line in the list moves all the same
+    lines = [data for name, data in _drain(viewer) if name == "game"]
+    plies = [line["plies"] for line in lines if not line["finished"]]
+    assert plies == sorted(plies) and plies[-1] == hub.games["2"].builder.plies
+    assert {line["id"] for line in lines} == {"2"}
+    assert lines[-1]["finished"] and lines[-1]["status"].endswith(
+        f"after {hub.games['2'].builder.events[-1]['plies']} plies"
+    )
+    assert hub.game_list()[0]["plies"] == 0
+    watched("")  # a line that is no record: logged, nothing shown
+    hub.leave(viewer)
+
+
+async def test_the_participants_names_are_shown_not_those_the_bots_send(transcript) -> None:
+    hub = LiveHub()
+    sink = hub.line_sink("1", "game 1", {"vampires": "slow", "werewolves": "tiny"})
+    for line in _lines(transcript):
+        sink(line)
+    [listed] = hub.game_list()
+    assert listed["title"] == "game 1: slow vs tiny"
+    events = hub.games["1"].builder.events
+    assert events[0]["names"] == {"vampires": "slow", "werewolves": "tiny"}
+    assert not [event for event in events if event["type"] == "names"]
+
+
+async def test_a_finished_command_tells_every_viewer_and_every_late_one(transcript) -> None:
+    hub = LiveHub()
+    sink = hub.line_sink("1", "game 1")
+    for line in _lines(transcript):
+        sink(line)
+    _, viewer = hub.subscribe(None)
+    with trio.fail_after(5):  # nobody reads the stream: close gives up after its grace
+        await hub.close(grace=0.01)
+    assert _drain(viewer)[-1] == ("finished", {})
+    snapshot, late = hub.subscribe(None)
+    views = [data for name, data in snapshot if name == "view"]
+    assert views == hub.games["1"].builder.events and views[-1]["type"] == "result"
+    assert snapshot[-1] == ("finished", {})
+    with pytest.raises(trio.EndOfChannel):
+        await late.receive.receive()
+
+
+async def test_the_live_view_says_finished_to_open_pages_however_its_command_ends(
+    transcript,
+) -> None:
+    hub = LiveHub()
+    sink = hub.line_sink("1", "game 1")
+    for line in _lines(transcript):
+        sink(line)
+    place = Listening("127.0.0.1", 0, "the live view")
+    received = b""
+    with trio.CancelScope() as command:  # Ctrl-C: the command's work is cancelled
+        async with live_view(hub, place, lambda _: None) as port:
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            await stream.send_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            while b'"type":"result"' not in received:
+                received += await stream.receive_some()
+            command.cancel()
+            await trio.sleep_forever()
+    with trio.fail_after(5):
+        while chunk := await stream.receive_some():
+            received += chunk
+    # The last event, then the end of the response (its last chunk).
+    assert received.endswith(b"event: finished\ndata: {}\n\n\r\n0\r\n\r\n")
+    await stream.aclose()
+
+
+async def test_a_page_opened_after_its_game_ended_shows_that_game(transcript) -> None:
+    hub = LiveHub()
+    sink = hub.line_sink("1", "game 1")
+    for line in _lines(transcript):
+        sink(line)
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(serve_view, hub, 0)
+        stream = await _get(port, "/events", b'"type":"result"')
+        assert stream.count(b"event: view") == len(view_events(read_transcript(transcript)))
+        nursery.cancel_scope.cancel()
+
+
+def test_a_match_shows_its_games_live_under_the_participants_names(tmp_path, monkeypatch):
+    hubs: list[LiveHub] = []
+    made = LiveHub.__init__
+
+    def spy(hub: LiveHub, *args, **kwargs) -> None:
+        made(hub, *args, **kwargs)
+        hubs.append(hub)
+
+    monkeypatch.setattr(LiveHub, "__init__", spy)
+    monkeypatch.chdir(tmp_path)
+    bot = f"{sys.executable} {BOT} play {{host}} {{port}}"  # sends NME "play", whoever it is
+    code = main(
+        [
+            "match",
+            "--map",
+            "testmap",
+            "name=slow",
+            bot,
+            "name=tiny",
+            bot,
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--view",
+            "--view-port",
+            "0",
+        ]
+    )
+    assert code == 0
+    [hub] = hubs
+    assert [game["title"] for game in hub.game_list()] == [
+        "game 1 (testmap): slow vs tiny",
+        "game 2 (testmap): tiny vs slow",
+    ]
+    assert all(game["finished"] for game in hub.game_list()) and hub.finished

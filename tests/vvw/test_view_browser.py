@@ -5,6 +5,7 @@ Skipped, with the reason, where Playwright or Chromium is missing; ``.ci/run`` i
 
 import os
 import shutil
+import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,8 +25,9 @@ from tests.vvw.test_view import (
     served_game,
 )
 from vvw.cli import main
+from vvw.ports import Listening
 from vvw.transcripts import read_transcript
-from vvw.view.live import LiveHub, serve_view
+from vvw.view.live import LiveHub, live_view
 from vvw.view.model import view_events
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
@@ -152,30 +154,36 @@ def test_a_replay_steps_through_the_game_with_its_counts_cells_and_arrows(
 
 
 class _LiveServer:
-    """The live view in a trio thread, fed transcript lines by the test."""
+    """The live view in a trio thread, as a command runs it, fed transcript lines by the
+    test; :meth:`stop` ends the command."""
 
-    def __init__(self) -> None:
-        self.hub = LiveHub()
+    def __init__(self, tournament: bool = False) -> None:
+        self.hub = LiveHub(tournament=tournament)
         self._ready: Queue[tuple[int, object]] = Queue()
         self._thread = threading.Thread(target=trio.run, args=(self._main,), daemon=True)
         self._thread.start()
         self.port, self._token = self._ready.get(timeout=10)
-        self._sink = trio.from_thread.run_sync(
-            lambda: self.hub.line_sink("1", "game 1"), trio_token=self._token
-        )
+        self._sinks: dict[str, object] = {}
 
     async def _main(self) -> None:
-        async with trio.open_nursery() as nursery:
-            self._stop = nursery.cancel_scope
-            port = await nursery.start(serve_view, self.hub, 0)
-            self._ready.put((port, trio.lowlevel.current_trio_token()))
+        place = Listening("127.0.0.1", 0, "the live view")
+        with trio.CancelScope() as self._command:
+            async with live_view(self.hub, place, lambda _: None) as port:
+                self._ready.put((port, trio.lowlevel.current_trio_token()))
+                await trio.sleep_forever()
 
-    def feed(self, lines: list[str]) -> None:
+    def feed(self, lines: list[str], game: str = "1") -> None:
+        if game not in self._sinks:
+            self._sinks[game] = trio.from_thread.run_sync(
+                lambda: self.hub.line_sink(game, f"game {game}"), trio_token=self._token
+            )
         for line in lines:
-            trio.from_thread.run_sync(self._sink, line, trio_token=self._token)
+            trio.from_thread.run_sync(self._sinks[game], line, trio_token=self._token)
 
     def stop(self) -> None:
-        trio.from_thread.run_sync(self._stop.cancel, trio_token=self._token)
+        """End the command (as Ctrl-C does); return once the view has stopped."""
+        if self._thread.is_alive():
+            trio.from_thread.run_sync(self._command.cancel, trio_token=self._token)
         self._thread.join(10)
 
 
@@ -401,3 +409,106 @@ def test_the_transcript_downloads_from_the_page_byte_for_byte(
     assert download.value.suggested_filename == transcript.name
     assert Path(download.value.path()).read_bytes() == transcript.read_bytes()
     page.close()
+
+
+def _lines(transcript: Path) -> list[str]:
+    return transcript.read_text(encoding="utf-8").splitlines()
+
+
+LISTED_PLIES = """() => {
+    const item = document.querySelector("#games li.current");
+    return item ? Number(item.dataset.plies) : -1;
+}"""
+
+
+def test_the_list_of_games_shows_the_ply_the_board_shows(browser, transcript) -> None:
+    lines = _lines(transcript)
+    server = _LiveServer(tournament=True)
+    try:
+        server.feed(lines[:3], game="1")
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(f"http://127.0.0.1:{server.port}/?game=1")
+        page.wait_for_selector("#games li.current")
+        fed = 3
+        for upto in (len(lines) // 3, 2 * len(lines) // 3):
+            server.feed(lines[fed:upto], game="1")
+            server.feed(lines[fed:upto], game="2")  # another game's plies meanwhile
+            fed = upto
+            plies = server.hub.games["1"].builder.plies
+            page.wait_for_function(f"({LISTED_PLIES})() === {plies}")
+            assert page.text_content("#ply-count") == str(plies)
+            assert page.text_content("#games li.current").endswith(f"playing, ply {plies}")
+            other = page.locator('#games li[data-game="2"]')
+            assert other.get_attribute("data-plies") == str(server.hub.games["2"].builder.plies)
+        page.close()
+    finally:
+        server.stop()
+
+
+def test_when_the_command_ends_the_page_shows_the_last_ply_and_finished(
+    browser, transcript
+) -> None:
+    lines = _lines(transcript)
+    server = _LiveServer()
+    try:
+        server.feed(lines[: len(lines) // 2])
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.wait_for_function("Number(document.getElementById('ply-count').textContent) >= 1")
+        page.keyboard.press("Home")  # looking at the start: the end moves the page on
+        server.feed(lines[len(lines) // 2 :])
+    finally:
+        server.stop()
+    page.wait_for_function("document.body.dataset.finished === 'true'")
+    assert page.text_content("#status") == "finished"
+    assert page.text_content("#ply") == page.text_content("#ply-count")
+    assert "game over" in page.text_content("#ply-side")
+    assert " win " in page.text_content("#result") or "draw" in page.text_content("#result")
+    # The page does not try again: its event stream is closed for good.
+    assert page.evaluate("live.source.readyState") == 2  # EventSource.CLOSED
+    page.close()
+
+
+def test_a_page_opened_after_its_game_ended_shows_that_game(browser, transcript) -> None:
+    server = _LiveServer()
+    try:
+        server.feed(_lines(transcript))
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.wait_for_function("document.getElementById('result').textContent.includes('after')")
+        plies = [r for r in read_transcript(transcript) if isinstance(r, Ply)]
+        assert page.text_content("#ply-count") == str(len(plies))
+        assert page.text_content("#ply") == str(len(plies))
+        assert page.text_content("#status") == "live"
+        page.close()
+    finally:
+        server.stop()
+
+
+def test_a_headless_chromium_screenshot_of_the_live_page_finishes(transcript, tmp_path) -> None:
+    executable = _chromium()
+    if executable is None:
+        pytest.skip("no Chromium found (apt-get install chromium, or set VVW_CHROMIUM)")
+    lines = _lines(transcript)
+    server = _LiveServer()
+    try:
+        server.feed(lines[: len(lines) // 2])  # a game in progress: its stream stays open
+        shot = tmp_path / "live.png"
+        done = subprocess.run(
+            [
+                executable,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                f"--screenshot={shot}",
+                "--window-size=1280,720",
+                f"http://127.0.0.1:{server.port}/",
+            ],
+            capture_output=True,
+            timeout=60,  # a bound for a hang, not a measure: it takes about a second
+            check=False,
+        )
+    finally:
+        server.stop()
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    assert shot.stat().st_size > 5000

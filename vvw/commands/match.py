@@ -14,16 +14,24 @@ from pathlib import Path
 import attrs
 
 from engine import Kind, Termination
+from server.events import fan_out
 from vvw import signals
 from vvw.errors import Stopped, UsageError
-from vvw.game_arguments import add_settings_arguments, settings_from, split_maps_and_bots
+from vvw.game_arguments import (
+    add_settings_arguments,
+    add_view_arguments,
+    settings_from,
+    split_maps_and_bots,
+)
 from vvw.mapchoice import MapChoice, resolve_maps
 from vvw.participants import Participant, parse_participants
 from vvw.playing import Played, play_one
+from vvw.ports import Listening, check_free
 from vvw.progress import GameProgress
 from vvw.runs import new_run_dir, remove_if_empty
 from vvw.scores import Scores
 from vvw.seeds import derive, fresh_seed
+from vvw.view.live import LiveHub, showing
 from vvw.wording import plural
 
 
@@ -127,12 +135,20 @@ def run(args: argparse.Namespace) -> int:
         why = writable_file(args.json, args.force)
         if why is not None:
             raise UsageError(f"cannot write results: {why}")
+    view = Listening(args.view_host, args.view_port, "the live view (--view-port)")
+    if args.view:
+        check_free([view])
     seed = args.seed if args.seed is not None else fresh_seed()
     print(f"seed {seed}", flush=True)
     run_dir = new_run_dir("match")
     played: list[Played] = []
+    hub = LiveHub() if args.view else None
 
     async def main() -> None:
+        async with showing(hub, view, lambda at: print(f"live view on {at}", flush=True)):
+            await play_all()
+
+    async def play_all() -> None:
         for number in range(1, args.games + 1):
             pair, leg = divmod(number - 1, 2)
             choice: MapChoice = maps[pair % len(maps)]
@@ -146,6 +162,10 @@ def run(args: argparse.Namespace) -> int:
                     write_json(args.json, played)
 
             title = f"game {number} on {choice.label}: {sides[0].name} vs {sides[1].name}"
+            names = {"vampires": sides[0].name, "werewolves": sides[1].name}
+            shown = [progress.events(title)]  # in a terminal: the game as it goes
+            if hub is not None:
+                shown.append(hub.listener(f"game {number} ({choice.label})", names))
             record(
                 await play_one(
                     choice.game_map,
@@ -156,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
                     transcript_dir=args.transcript,
                     keep_transcript=args.keep_transcripts,
                     number=number,
-                    events=progress.events(title),  # in a terminal: the game as it goes
+                    events=fan_out(*(sink for sink in shown if sink is not None)),
                     on_abort=record,  # Ctrl-C: the game ends as aborted, and is recorded
                 )
             )
@@ -200,4 +220,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--force", action="store_true", help="overwrite an existing --json file")
     add_settings_arguments(parser, several_maps=True)
+    add_view_arguments(parser, own_host=True)
     parser.set_defaults(func=run)

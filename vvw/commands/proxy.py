@@ -43,7 +43,7 @@ from vvw.errors import Stopped, UsageError
 from vvw.game_arguments import add_view_arguments
 from vvw.paths import PathError, make_folder
 from vvw.ports import Listening, check_free, start_listening
-from vvw.view.live import LiveHub, serve_view
+from vvw.view.live import LiveHub, showing
 from vvw.watching import WatchTranscripts
 
 log = logging.getLogger(__name__)
@@ -323,12 +323,10 @@ def run(args: argparse.Namespace) -> int:
     written_to = Path(scratch.name) if scratch is not None else transcript_dir
 
     async def main() -> None:
-        async with trio.open_nursery() as nursery:
-            if hub is not None:
-                port = await start_listening(
-                    nursery, view, serve_view, hub, args.view_port, args.host
-                )
-                print(f"vvw proxy: live view on http://{args.host}:{port}/", flush=True)
+        async with (
+            showing(hub, view, lambda at: print(f"vvw proxy: live view on {at}", flush=True)),
+            trio.open_nursery() as nursery,
+        ):
             await start_listening(
                 nursery,
                 bots,

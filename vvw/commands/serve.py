@@ -16,7 +16,7 @@ from vvw.game_arguments import add_settings_arguments, add_view_arguments, setti
 from vvw.mapchoice import resolve_maps
 from vvw.ports import Listening, check_free, start_listening
 from vvw.scores import Scores
-from vvw.view.live import LiveHub, serve_view
+from vvw.view.live import LiveHub, showing
 
 
 def map_from(args: argparse.Namespace) -> GameMap:
@@ -51,12 +51,7 @@ def run(args: argparse.Namespace) -> int:
     events: EventSink = on_result if hub is None else fan_out(on_result, hub.listener())
 
     async def main() -> None:
-        async with trio.open_nursery() as nursery:
-            if hub is not None:
-                view_port = await start_listening(
-                    nursery, view, serve_view, hub, args.view_port, args.host
-                )
-                print(f"live view on http://{args.host}:{view_port}/", file=sys.stderr, flush=True)
+        async with showing(hub, view, _announce):
 
             async def serving(task_status: trio.TaskStatus[int]) -> None:
                 await serve(
@@ -71,16 +66,20 @@ def run(args: argparse.Namespace) -> int:
                     events=events,
                     task_status=task_status,
                 )
-                nursery.cancel_scope.cancel()  # the games are over: so is the live view
 
-            port = await start_listening(nursery, bots, serving)
-            print(f"serving on {args.host}:{port}", file=sys.stderr, flush=True)
+            async with trio.open_nursery() as nursery:
+                port = await start_listening(nursery, bots, serving)
+                print(f"serving on {args.host}:{port}", file=sys.stderr, flush=True)
 
     signum = signals.run(main)
     print(tally(results), flush=True)
     if signum is not None:
         raise Stopped(signum)
     return 0
+
+
+def _announce(address: str) -> None:
+    print(f"live view on {address}", file=sys.stderr, flush=True)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -33,7 +33,7 @@ from vvw.game_arguments import (
 from vvw.mapchoice import resolve_maps
 from vvw.participants import Participant, parse_participants
 from vvw.playing import play_scheduled
-from vvw.ports import Listening, check_free, start_listening
+from vvw.ports import Listening, check_free
 from vvw.progress import RunProgress
 from vvw.results import (
     GameLine,
@@ -47,7 +47,7 @@ from vvw.schedule import FORMATS, ScheduledGame, schedule
 from vvw.seeds import fresh_seed
 from vvw.standings import Standings, format_text, standings, to_csv, to_json
 from vvw.stats import Sprt, parse_sprt
-from vvw.view.live import LiveHub, serve_view
+from vvw.view.live import LiveHub, showing
 from vvw.wording import plural
 
 DESCRIPTION = (
@@ -280,17 +280,14 @@ def _play(
     def watcher(game: ScheduledGame) -> EventSink | None:
         if hub is None:
             return None
-        return hub.listener(lambda number: f"game {number} ({game.map.label})")
+        names = {"vampires": game.vampires.name, "werewolves": game.werewolves.name}
+        return hub.listener(f"game {game.number} ({game.map.label})", names)
 
     async def main() -> None:
-        async with trio.open_nursery() as nursery:
-            if hub is not None:
-                port = await start_listening(
-                    nursery, view_place(args), serve_view, hub, args.view_port, args.view_host
-                )
-                print(f"live view on http://{args.view_host}:{port}/", flush=True)
+        async with showing(
+            hub, view_place(args), lambda at: print(f"live view on {at}", flush=True)
+        ):
             await play_everything()
-            nursery.cancel_scope.cancel()
 
     async def play_everything() -> None:
         nonlocal table, decided

@@ -4,22 +4,30 @@ A :class:`LiveHub` takes each game's transcript lines as they are written (a ser
 :class:`~server.events.TranscriptLine` events, see :meth:`LiveHub.listener`), turns them
 into view events (:mod:`vvw.view.model`) and pushes those to every viewer of that game.
 :func:`serve_view` serves the page and the event streams over :mod:`vvw.web` (a ladder
-mounts :func:`view_handler` among its own pages):
+mounts :func:`view_handler` among its own pages); :func:`live_view` runs it for a command,
+and tells every page when the command ends:
 
 - ``GET /`` the page (``?game=ID`` for one game; without it, the latest game, followed
   from one game to the next);
-- ``GET /events[?game=ID]`` the event stream: first the game so far, then each event as
-  it happens; ``games`` events list the games and their state;
-- ``GET /games`` that list as JSON.
+- ``GET /events[?game=ID]`` the event stream: first the list of games and the game so far,
+  then each event as it happens: ``view`` (the game's own), ``game`` (one game's line in
+  the list, at each of its plies), ``games`` (the whole list, when a game is added or
+  forgotten), and ``finished`` once the command has ended (the stream then ends; the page
+  stays);
+- ``GET /games`` the list as JSON.
+
+The page opens its event stream once it has loaded, so nothing holds its ``load`` event
+(a headless ``chromium --screenshot`` of it finishes).
 
 A viewer never slows a game: events go to each viewer through a bounded queue, and a
 viewer whose queue is full is disconnected (its browser reconnects and gets the game as
 it stands). A viewer that goes away costs the game nothing.
 """
 
+import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 import attrs
@@ -27,7 +35,8 @@ import trio
 
 from protocol.transcript import TranscriptError, parse_line
 from server.events import EventSink, GameBegun, GameEnded, ServerEvent, TranscriptLine
-from vvw.view.model import ViewBuilder, ViewEvent
+from vvw.ports import Listening, start_listening
+from vvw.view.model import ViewBuilder
 from vvw.view.page import page
 from vvw.web import Exchange, Handler, serve_http
 
@@ -35,20 +44,25 @@ log = logging.getLogger(__name__)
 
 QUEUE = 512
 """Events a viewer may be behind before it is disconnected (to resynchronise)."""
+FAREWELL_TIME = 2.0
+"""Seconds the open pages have to hear that the command ended, before the view stops."""
+
+Item = tuple[str, Any]
+"""One server-sent event: its name and its data (JSON-ready)."""
 
 
 @attrs.define(eq=False)
 class _Viewer:
     """One event stream: its queue, and the game it follows (``None``: the latest)."""
 
-    send: trio.MemorySendChannel[tuple[str, Any]]
-    receive: trio.MemoryReceiveChannel[tuple[str, Any]]
+    send: trio.MemorySendChannel[Item]
+    receive: trio.MemoryReceiveChannel[Item]
     game: str | None
 
 
 @attrs.define(eq=False)
 class LiveGame:
-    """One game's view events so far, and where it is shown."""
+    """One game's view events so far, and how it is listed."""
 
     id: str
     label: str
@@ -56,14 +70,22 @@ class LiveGame:
     lines: int = 0
 
     def summary(self) -> dict[str, Any]:
-        """The game's line in the list of games."""
+        """The game's line in the list of games: its players (the participants' names when
+        the command knows them), its plies so far, its state."""
         names = self.builder.names
-        title = f"{self.label}: {names.get('vampires', '?')} vs {names.get('werewolves', '?')}"
-        if self.builder.finished:
-            status = self.builder.events[-1]["text"]
-        else:
-            status = f"playing, ply {self.builder.plies}"
-        return {"id": self.id, "title": title, "status": status}
+        vampires, werewolves = names.get("vampires", "?"), names.get("werewolves", "?")
+        plies = self.builder.plies
+        finished = self.builder.finished
+        status = self.builder.events[-1]["text"] if finished else f"playing, ply {plies}"
+        return {
+            "id": self.id,
+            "label": self.label,
+            "title": f"{self.label}: {vampires} vs {werewolves}",
+            "names": {"vampires": vampires, "werewolves": werewolves},
+            "plies": plies,
+            "finished": finished,
+            "status": status,
+        }
 
 
 class LiveHub:
@@ -75,26 +97,42 @@ class LiveHub:
         """Finished games kept at most, the oldest forgotten first (``None``: every game;
         a server that runs for weeks keeps a few)."""
         self.games: dict[str, LiveGame] = {}
+        self.finished = False
+        """Whether the command has ended: no more events, every page told so."""
         self._viewers: set[_Viewer] = set()
         self._latest: str | None = None
+        self._left = trio.lowlevel.ParkingLot()
+        """Where :meth:`close` waits for the viewers to go."""
 
-    def line_sink(self, game_id: str, label: str) -> Callable[[str], None]:
-        """A new game: the function its transcript lines (JSON text) are given to."""
-        game = LiveGame(game_id, label)
+    def line_sink(
+        self, game_id: str, label: str, names: Mapping[str, str] | None = None
+    ) -> Callable[[str], None]:
+        """A new game: the function its transcript lines (JSON text) are given to.
+
+        ``names`` (``{"vampires": …, "werewolves": …}``) are the participants' names, shown
+        instead of those the bots send.
+        """
+        game = LiveGame(game_id, label, ViewBuilder(names))
         self.games[game_id] = game
         self._latest = game_id
         self._forget_old_games()
-        self._broadcast_games()
+        self._broadcast(("games", self.game_list()))
         return lambda text: self._record(game, text)
 
-    def listener(self, label: Callable[[int], str] = lambda number: f"game {number}") -> EventSink:
+    def listener(
+        self,
+        label: Callable[[int], str] | str = lambda number: f"game {number}",
+        names: Mapping[str, str] | None = None,
+    ) -> EventSink:
         """The events sink of a server whose games are shown: game ``N`` is ``"N"``, shown
-        as ``label(N)``; each of its :class:`TranscriptLine` goes to its :meth:`line_sink`."""
+        as ``label(N)`` (or ``label``) with the participants' ``names`` if given; each of
+        its :class:`TranscriptLine` goes to its :meth:`line_sink`."""
         sinks: dict[int, Callable[[str], None]] = {}
 
         def hear(event: ServerEvent) -> None:
             if isinstance(event, GameBegun):
-                sinks[event.number] = self.line_sink(str(event.number), label(event.number))
+                shown = label if isinstance(label, str) else label(event.number)
+                sinks[event.number] = self.line_sink(str(event.number), shown, names)
             elif isinstance(event, TranscriptLine) and event.number in sinks:
                 sinks[event.number](event.text)
             elif isinstance(event, GameEnded):
@@ -116,19 +154,15 @@ class LiveHub:
         except TranscriptError as error:  # our own writer's line: a bug, not the game's end
             log.warning("live view: game %s: %s", game.id, error)
             return
-        was_finished = game.builder.finished
-        had_names = len(game.builder.names)
-        for event in game.builder.feed(record):
-            self._publish(game, event)
-        if game.builder.finished != was_finished or len(game.builder.names) != had_names:
-            self._broadcast_games()
+        made = game.builder.feed(record)
+        for event in made:
+            for viewer in list(self._viewers):
+                if viewer.game == game.id or (viewer.game is None and self._latest == game.id):
+                    self._offer(viewer, ("view", event))
+        if made:  # a ply, a result, names: the game's line in the list changed
+            self._broadcast(("game", game.summary()))
 
-    def _publish(self, game: LiveGame, event: ViewEvent) -> None:
-        for viewer in list(self._viewers):
-            if viewer.game == game.id or (viewer.game is None and self._latest == game.id):
-                self._offer(viewer, ("view", event))
-
-    def _offer(self, viewer: _Viewer, item: tuple[str, Any]) -> None:
+    def _offer(self, viewer: _Viewer, item: Item) -> None:
         try:
             viewer.send.send_nowait(item)
         except trio.WouldBlock:  # too slow: drop it; its browser reconnects and catches up
@@ -138,28 +172,32 @@ class LiveHub:
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             self._viewers.discard(viewer)
 
+    def _broadcast(self, item: Item) -> None:
+        for viewer in list(self._viewers):
+            self._offer(viewer, item)
+
     def game_list(self) -> list[dict[str, Any]]:
         """Every game, newest last."""
         return [game.summary() for game in self.games.values()]
 
-    def _broadcast_games(self) -> None:
-        listing = self.game_list()
-        for viewer in list(self._viewers):
-            self._offer(viewer, ("games", listing))
-
-    def subscribe(self, game_id: str | None) -> tuple[list[tuple[str, Any]], _Viewer]:
+    def subscribe(self, game_id: str | None) -> tuple[list[Item], _Viewer]:
         """A new viewer of ``game_id`` (``None``: the latest game, and the next ones).
 
-        Returns what it must see first (the list of games, the game so far) and the viewer,
-        whose ``receive`` channel then follows; :meth:`leave` when it goes.
+        Returns what it must see first (the list of games, the game so far, and
+        ``finished`` if the command has ended) and the viewer, whose ``receive`` channel
+        then follows (closed at once when the command has ended); :meth:`leave` when it goes.
         """
-        snapshot: list[tuple[str, Any]] = [("games", self.game_list())]
+        snapshot: list[Item] = [("games", self.game_list())]
         shown = self.games.get(game_id or self._latest or "")
         if shown is not None:
             snapshot.extend(("view", event) for event in shown.builder.events)
-        send, receive = trio.open_memory_channel[tuple[str, Any]](QUEUE)
+        send, receive = trio.open_memory_channel[Item](QUEUE)
         viewer = _Viewer(send, receive, game_id)
-        self._viewers.add(viewer)
+        if self.finished:
+            snapshot.append(("finished", {}))
+            send.close()
+        else:
+            self._viewers.add(viewer)
         return snapshot, viewer
 
     def leave(self, viewer: _Viewer) -> None:
@@ -167,6 +205,22 @@ class LiveHub:
         self._viewers.discard(viewer)
         viewer.send.close()
         viewer.receive.close()
+        self._left.unpark_all()
+
+    def finish(self) -> None:
+        """The command has ended: every viewer is told so, and its stream ends."""
+        self.finished = True
+        for viewer in list(self._viewers):
+            self._offer(viewer, ("finished", {}))
+            viewer.send.close()
+
+    async def close(self, grace: float = FAREWELL_TIME) -> None:
+        """:meth:`finish`, then wait (up to ``grace`` seconds) for the streams to have said
+        it and ended."""
+        self.finish()
+        with trio.move_on_after(grace):
+            while self._viewers:
+                await self._left.park()
 
 
 # --- HTTP -----------------------------------------------------------------------------------
@@ -184,6 +238,7 @@ async def _stream_events(exchange: Exchange, hub: LiveHub, game_id: str | None) 
             await exchange.send(_sse(name, data))
         async for name, data in viewer.receive:
             await exchange.send(_sse(name, data))
+        await exchange.end()
     finally:
         hub.leave(viewer)
 
@@ -218,3 +273,34 @@ async def serve_view(
 ) -> None:
     """Serve the live view on ``host:port`` until cancelled; tells ``task_status`` the port."""
     await serve_http(view_handler(hub), port, host, task_status=task_status)
+
+
+@contextlib.asynccontextmanager
+async def live_view(
+    hub: LiveHub, place: Listening, announce: Callable[[str], None]
+) -> AsyncIterator[int]:
+    """The live view served at ``place`` while the block runs (its port given to the block
+    and to ``announce`` as the page's address). However the block ends (its work done,
+    Ctrl-C), the open pages are told it has finished before the view stops."""
+    async with trio.open_nursery() as nursery:
+        serving = trio.CancelScope(shield=True)  # serves on through a cancelled block
+
+        async def run(task_status: trio.TaskStatus[int]) -> None:
+            with serving:
+                await serve_view(hub, place.port, place.host, task_status=task_status)
+
+        port = await start_listening(nursery, place, run)
+        announce(f"http://{place.host}:{port}/")
+        try:
+            yield port
+        finally:
+            with trio.CancelScope(shield=True):
+                await hub.close()
+            serving.cancel()
+
+
+def showing(
+    hub: LiveHub | None, place: Listening, announce: Callable[[str], None]
+) -> contextlib.AbstractAsyncContextManager[int | None]:
+    """:func:`live_view` when there is a ``hub`` (``--view``), else nothing."""
+    return live_view(hub, place, announce) if hub is not None else contextlib.nullcontext()

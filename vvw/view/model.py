@@ -24,7 +24,7 @@ A replay file embeds all of a game's events; the live view pushes them as they c
 draw the same page, so they show the same thing.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine import GameState, Kind, Termination, opponent
@@ -86,11 +86,18 @@ def _changes(before: Board, after: Board) -> list[list[int]]:
 
 
 class ViewBuilder:
-    """Transcript records in, view events out; keeps the game so far for late viewers."""
+    """Transcript records in, view events out; keeps the game so far for late viewers.
 
-    def __init__(self) -> None:
+    ``names`` (``{"vampires": …, "werewolves": …}``) are the players' names to show, when
+    the caller knows them (a match's or a tournament's participants); else the names the
+    bots sent, as the transcript has them.
+    """
+
+    def __init__(self, names: Mapping[str, str] | None = None) -> None:
         self.events: list[ViewEvent] = []
-        self.names: dict[str, str] = {}
+        self.names: dict[str, str] = dict(names or {})
+        self._named = frozenset(self.names)
+        """The sides whose names were given: their bots' own are not shown."""
         self._map = ""
         self._session = ClientSession()
         """The board as the server told it (the first side's frames only)."""
@@ -132,7 +139,7 @@ class ViewBuilder:
             case Header():
                 self._map = record.map or ""
                 self._one_sided = record.source != "server"
-            case Player(side=Kind() as side):
+            case Player(side=Kind() as side) if side.name.lower() not in self._named:
                 self.names[side.name.lower()] = record.name
                 if self._started:
                     return [{"type": "names", "names": dict(self.names)}]
@@ -285,9 +292,11 @@ def _ended() -> ViewEvent:
     }
 
 
-def view_events(records: Iterable[Record]) -> list[ViewEvent]:
-    """Every view event of a whole transcript."""
-    builder = ViewBuilder()
+def view_events(
+    records: Iterable[Record], names: Mapping[str, str] | None = None
+) -> list[ViewEvent]:
+    """Every view event of a whole transcript (``names``: see :class:`ViewBuilder`)."""
+    builder = ViewBuilder(names)
     for record in records:
         builder.feed(record)
     return builder.events

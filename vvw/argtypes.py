@@ -38,3 +38,11 @@ def port_number(text: str) -> int:
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{value} is not a port number (0..65535)")
     return value
+
+
+def address(text: str) -> tuple[str, int]:
+    """An argparse type: ``HOST:PORT`` (``PORT`` alone means 127.0.0.1; ``[::1]:PORT``)."""
+    host, colon, port = text.rpartition(":")
+    if not colon:
+        host, port = "127.0.0.1", text
+    return host.strip("[]") or "127.0.0.1", port_number(port)

@@ -14,7 +14,8 @@ from server.events import GameEnded, Seated
 from server.serving import Transcripts, serve
 from server.settings import Settings
 from tests.helpers.maps import load
-from vvw.commands.proxy import Trace, run_proxy, upstream_address
+from vvw.argtypes import address
+from vvw.commands.proxy import Trace, run_proxy
 from vvw.transcripts import read_transcript
 
 MAP = load("testmap")
@@ -118,7 +119,7 @@ async def test_the_proxy_flags_garbled_bytes_and_still_forwards_them(tmp_path):
     assert [frame.raw for frame in garbled] == [b"XYZ"]  # the server got them, unchanged
 
 
-def test_upstream_address_takes_host_and_port():
-    assert upstream_address("example.org:5555") == ("example.org", 5555)
-    assert upstream_address("5555") == ("127.0.0.1", 5555)
-    assert upstream_address("[::1]:7") == ("::1", 7)
+def test_an_address_takes_host_and_port():
+    assert address("example.org:5555") == ("example.org", 5555)
+    assert address("5555") == ("127.0.0.1", 5555)
+    assert address("[::1]:7") == ("::1", 7)

@@ -3,17 +3,17 @@
 import trio
 import trio.testing
 
+from tests.helpers.http import fetch
 from vvw.web import Exchange, serve_http
 
 
-async def _request(stream: trio.SocketStream, method: str, target: str) -> bytes:
-    """Send one request on ``stream`` and read the whole answer (the server closes)."""
-    await stream.send_all(f"{method} {target} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+async def _ask(stream: trio.SocketStream, path: str) -> bytes:
+    """``GET path`` on a connection opened before, and the whole answer."""
+    await stream.send_all(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
     data = b""
     with trio.fail_after(10):
         while chunk := await stream.receive_some():
             data += chunk
-    await stream.aclose()
     return data
 
 
@@ -37,7 +37,7 @@ async def test_a_second_connection_is_served_only_once_the_first_is_done():
         answers: dict[str, bytes] = {}
 
         async def ask(stream: trio.SocketStream, path: str) -> None:
-            answers[path] = await _request(stream, "GET", path)
+            answers[path] = await _ask(stream, path)
 
         async with trio.open_nursery() as clients:
             clients.start_soon(ask, second, "/second")  # its request is sent first…
@@ -56,9 +56,9 @@ async def test_a_handler_that_fails_ends_only_its_connection():
 
     async with trio.open_nursery() as nursery:
         port = await _serve(nursery, handler, connections=1)
-        boom = await _request(await trio.open_tcp_stream("127.0.0.1", port), "GET", "/boom")
+        boom = await fetch(port, "/boom")
         assert boom == b""
-        fine = await _request(await trio.open_tcp_stream("127.0.0.1", port), "GET", "/x?a=1")
+        fine = await fetch(port, "/x?a=1")
         assert fine.startswith(b"HTTP/1.1 200") and fine.endswith(b"fine")
         nursery.cancel_scope.cancel()
 
@@ -71,10 +71,7 @@ async def test_only_get_and_head_are_answered_and_head_has_no_body():
     async with trio.open_nursery() as nursery:
         port = await _serve(nursery, handler)
         answers = {
-            method: await _request(
-                await trio.open_tcp_stream("127.0.0.1", port), method, "/?game=7"
-            )
-            for method in ("POST", "HEAD", "GET")
+            method: await fetch(port, "/?game=7", method) for method in ("POST", "HEAD", "GET")
         }
         nursery.cancel_scope.cancel()
     assert answers["POST"].startswith(b"HTTP/1.1 405") and b"allow: GET, HEAD" in answers["POST"]

@@ -38,17 +38,16 @@ from protocol.watch import (
     moves_text,
 )
 from vvw import signals
-from vvw.argtypes import port_number
+from vvw.argtypes import address, port_number
 from vvw.errors import Stopped, UsageError
 from vvw.game_arguments import add_view_arguments
 from vvw.paths import PathError, make_folder
 from vvw.ports import Listening, check_free, start_listening
+from vvw.relaying import relay
 from vvw.view.live import LiveHub, showing
 from vvw.watching import WatchTranscripts
 
 log = logging.getLogger(__name__)
-
-RECEIVE_SIZE = 65536
 
 
 class Trace:
@@ -152,36 +151,6 @@ class Trace:
         print(f"{self._clock(time.monotonic())} [{label}] {text}", file=self.out, flush=True)
 
 
-async def _pump(
-    source: trio.SocketStream,
-    target: trio.SocketStream,
-    feed: Callable[[bytes, float], None],
-    give_up: Callable[[], None],
-) -> None:
-    """Forward ``source`` to ``target`` as it arrives, then feed the watch.
-
-    The end of ``source`` is passed on as an end of ``target``'s sending side (the other way
-    goes on); a write that fails (the receiver is gone) ends the whole relay (``give_up``).
-    """
-    while True:
-        try:
-            data = await source.receive_some(RECEIVE_SIZE)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            data = b""
-        at = time.monotonic()
-        try:
-            if not data:
-                await target.send_eof()
-                return
-            await target.send_all(data)
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            if data:
-                feed(data, at)
-            give_up()
-            return
-        feed(data, at)
-
-
 def _peer(stream: trio.SocketStream) -> str:
     try:
         return "{}:{}".format(*stream.socket.getpeername()[:2])
@@ -262,10 +231,7 @@ class Proxy:
                 log.exception("watching connection %d failed; relaying on without it", number)
                 self.trace.say(label, "!! the trace of this connection stopped (a bug of ours)")
 
-        async with bot, server, trio.open_nursery() as nursery:
-            cancel = nursery.cancel_scope.cancel
-            nursery.start_soon(_pump, bot, server, partial(feed, watch.from_bot), cancel)
-            nursery.start_soon(_pump, server, bot, partial(feed, watch.from_server), cancel)
+        await relay(bot, server, partial(feed, watch.from_bot), partial(feed, watch.from_server))
         if watching:
             show(watch.close(time.monotonic()))
         if transcripts is not None:
@@ -291,14 +257,6 @@ async def run_proxy(
     async with trio.open_nursery() as nursery:
         await nursery.start(trio.serve_listeners, proxy.handle, listeners)
         task_status.started(listeners[0].socket.getsockname()[1])
-
-
-def upstream_address(text: str) -> tuple[str, int]:
-    """An argparse type: ``HOST:PORT`` (``PORT`` alone means 127.0.0.1)."""
-    host, colon, port = text.rpartition(":")
-    if not colon:
-        host, port = "127.0.0.1", text
-    return host.strip("[]") or "127.0.0.1", port_number(port)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -365,7 +323,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--upstream",
-        type=upstream_address,
+        type=address,
         required=True,
         metavar="HOST:PORT",
         help="the server to relay to, e.g. 192.168.1.10:5555",

@@ -1,17 +1,12 @@
 """``vvw replay FILE``: a game's transcript as one self-contained HTML page."""
 
 import argparse
-import base64
-import gzip
 import webbrowser
 from pathlib import Path
 
-from protocol.transcript import TranscriptError
 from vvw.errors import UsageError
 from vvw.paths import write_file
-from vvw.transcripts import read_transcript
-from vvw.view.model import view_events
-from vvw.view.page import page
+from vvw.view.page import replay_page
 from vvw.wording import plies
 
 
@@ -21,12 +16,8 @@ def write_replay(transcript: Path, target: Path) -> int:
     ``TranscriptError`` when the file is not a transcript or holds no board to draw,
     ``OSError`` when it cannot be read, :class:`PathError` when ``target`` cannot be written.
     """
-    events = view_events(read_transcript(transcript))
-    if not events or events[0]["type"] != "start":
-        raise TranscriptError(f"{transcript}: no game to show (no MAP message in it)")
-    packed = gzip.compress(transcript.read_bytes(), compresslevel=9, mtime=0)
-    embedded = {"name": transcript.name, "gzip": base64.b64encode(packed).decode("ascii")}
-    write_file(target, page({"events": events, "transcript": embedded}).encode())
+    html, events = replay_page(transcript)
+    write_file(target, html.encode())
     return sum(1 for event in events if event["type"] in ("ply", "skip"))
 
 

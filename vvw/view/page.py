@@ -1,8 +1,15 @@
 """The viewer's page with its configuration filled in: a replay's events or live mode."""
 
+import base64
+import gzip
 import json
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
+
+from protocol.transcript import TranscriptError
+from vvw.transcripts import read_transcript
+from vvw.view.model import ViewEvent, view_events
 
 PLACEHOLDER = "/*VVW_CONFIG*/"
 
@@ -18,3 +25,15 @@ def page(config: dict[str, Any]) -> str:
     data = json.dumps(config, ensure_ascii=False, separators=(",", ":"))
     data = data.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     return template.replace(PLACEHOLDER, data, 1)
+
+
+def replay_page(transcript: Path) -> tuple[str, list[ViewEvent]]:
+    """The replay page of ``transcript`` (the file embedded, to download from the page) and
+    its view events. ``TranscriptError`` when the file is not a transcript or holds no
+    board to draw, ``OSError`` when it cannot be read."""
+    events = view_events(read_transcript(transcript))
+    if not events or events[0]["type"] != "start":
+        raise TranscriptError(f"{transcript}: no game to show (no MAP message in it)")
+    packed = gzip.compress(transcript.read_bytes(), compresslevel=9, mtime=0)
+    embedded = {"name": transcript.name, "gzip": base64.b64encode(packed).decode("ascii")}
+    return page({"events": events, "transcript": embedded}), events

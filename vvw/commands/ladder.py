@@ -1,22 +1,44 @@
-"""``vvw ladder``: a class ladder's file and its teams (see docs/ladder.md).
+"""``vvw ladder``: a class ladder's file, its teams, its server, and a team's bot on it.
 
 ``vvw ladder new FILE`` makes a ladder with the settings of ``vvw serve``; ``vvw ladder
-team add|list|remove|reset FILE [NAME]`` manages its teams. ``add`` and ``reset`` print the
-team's token on standard output, once: the ladder keeps only its hash.
+team add|list|remove|reset FILE [NAME]`` manages its teams (``add`` and ``reset`` print the
+team's token on standard output, once: the ladder keeps only its hash); ``vvw ladder serve
+FILE`` serves it, the bots on one port and the pages on another; ``vvw ladder join
+HOST:PORT --team NAME BOT`` plays a team's bot on it, game after game. See docs/ladder.md.
 """
 
 import argparse
+import logging
+import os
 import sqlite3
 import sys
 import time
 from pathlib import Path
 
 import attrs
+import trio
 
-from vvw.argtypes import positive_float, positive_int
-from vvw.errors import CommandError, UsageError
+from engine.result import printable
+from server.events import Dropped, EventSink, GameEnded, ServerEvent
+from vvw import signals
+from vvw.argtypes import address, positive_float, positive_int
+from vvw.errors import CommandError, Stopped, UsageError
 from vvw.game_arguments import add_game_settings, add_map_arguments, settings_from
-from vvw.ladder.credentials import TeamNameError
+from vvw.ladder.credentials import (
+    TOKEN_PATTERN,
+    Credentials,
+    TeamNameError,
+    check_team_name,
+)
+from vvw.ladder.joining import BotFailed, GameSeen, Joining, NoGame, join
+from vvw.ladder.serving import (
+    PAIRING_INTERVAL,
+    LadderEvent,
+    LadderServer,
+    LadderSink,
+    Refusal,
+    Refused,
+)
 from vvw.ladder.settings import (
     ANCHOR,
     ANCHOR_RATING,
@@ -28,7 +50,26 @@ from vvw.ladder.settings import (
     SettingsError,
 )
 from vvw.ladder.store import LadderReader, LadderStore, StoreError, TeamError
+from vvw.ladder.web import LadderPages
 from vvw.mapchoice import resolve_maps
+from vvw.participants import parse_participants
+from vvw.ports import Listening, check_free, start_listening
+from vvw.runs import new_run_dir, remove_if_empty
+from vvw.view.live import LiveHub
+from vvw.web import serve_http
+from vvw.wording import plural
+
+log = logging.getLogger(__name__)
+
+LISTEN = "127.0.0.1:5555"
+WEB = "127.0.0.1:5580"
+CONCURRENCY = 4
+TOKEN_VARIABLE = "VVW_LADDER_TOKEN"
+"""Where ``vvw ladder join`` finds the team's token without ``--token-file``."""
+SLOWED_NOTE = 60.0
+"""Seconds between two lines saying that one address is refused for failed logins."""
+LIVE_GAMES = 20
+"""Finished games the live view keeps beside those in progress."""
 
 
 def new(args: argparse.Namespace) -> int:
@@ -113,6 +154,166 @@ def team_remove(args: argparse.Namespace) -> int:
     return 0
 
 
+def _note(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+class _Printer:
+    """What ``vvw ladder serve`` prints as it serves: each game's end on standard output,
+    each connection refused on standard error (an address refused for its failed logins
+    at most once a minute)."""
+
+    def __init__(self) -> None:
+        self._slowed: dict[str, float] = {}
+
+    def __call__(self, event: LadderEvent) -> None:
+        match event:
+            case GameEnded(number=number, result=result):
+                where = f" on {result.map_name}" if result.map_name else ""
+                print(f"game {number}{where}: {result.summary()}", flush=True)
+            case Refused(peer=peer, refusal=Refusal.SLOWED):
+                host = peer.rpartition(":")[0]
+                now = time.monotonic()
+                if now - self._slowed.get(host, -SLOWED_NOTE) >= SLOWED_NOTE:
+                    self._slowed[host] = now
+                    _note(f"refusing {host} for a while: too many failed logins")
+            case Refused(peer=peer, refusal=refusal, team=team):
+                named = "" if team is None else f" (team {team})"
+                _note(f"refused {peer}: {refusal.value}{named}")
+            case Dropped(peer=peer, detail=detail):
+                _note(f"dropped {peer} before its NME: {printable(detail)}")
+
+
+def serve(args: argparse.Namespace) -> int:
+    (host, port), (web_host, web_port) = args.listen, args.web
+    bots = Listening(host, port, "the bots (--listen)")
+    web = Listening(web_host, web_port, "the pages (--web)")
+    check_free([bots, web])
+    store = LadderStore.open(args.file)
+    aborted = store.abort_interrupted()
+    if aborted:
+        _note(
+            f"{len(aborted)} games left playing when the server last stopped are recorded as"
+            f" aborted (never rated): {', '.join(map(str, aborted))}"
+        )
+    hub = LiveHub(keep=LIVE_GAMES)
+    server = LadderServer(
+        store,
+        concurrency=args.concurrency,
+        events=_fan_out(_only_the_server_s(hub.listener()), _Printer()),
+        pairing_interval=args.pairing_interval,
+    )
+    pages = LadderPages(args.file, hub, lambda: server.online, lambda: server.version)
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            web_port = await start_listening(
+                nursery, web, serve_http, pages, args.web[1], args.web[0]
+            )
+            port = await start_listening(
+                nursery, bots, server.serve, args.listen[0], args.listen[1]
+            )
+            _note(
+                f"ladder {args.file}: bots connect to {args.listen[0]}:{port}"
+                f" (vvw ladder join {args.listen[0]}:{port} --team NAME BOT), pages on"
+                f" http://{args.web[0]}:{web_port}/; Ctrl-C stops (games in progress are"
+                " then aborted)"
+            )
+
+    try:
+        signum = signals.run(main)
+    finally:
+        store.close()
+    if signum is not None:
+        raise Stopped(signum)
+    return 0
+
+
+def _only_the_server_s(sink: EventSink) -> LadderSink:
+    """A sink of the server's events that hears only those among the ladder's."""
+
+    def hear(event: LadderEvent) -> None:
+        if isinstance(event, ServerEvent):
+            sink(event)
+
+    return hear
+
+
+def _fan_out(*sinks: LadderSink) -> LadderSink:
+    def every(event: LadderEvent) -> None:
+        for sink in sinks:
+            sink(event)
+
+    return every
+
+
+def _token(args: argparse.Namespace) -> str:
+    """The team's token: from ``--token-file``, else from the environment variable, which
+    is then removed (the bot's process never inherits it)."""
+    if args.token_file is not None:
+        try:
+            token = args.token_file.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, "strerror", None) or error
+            raise UsageError(f"cannot read the token file {args.token_file}: {reason}") from None
+        where = f"the token file {args.token_file}"
+    else:
+        token = os.environ.pop(TOKEN_VARIABLE, "").strip()
+        where = f"${TOKEN_VARIABLE}"
+        if not token:
+            raise UsageError(
+                f"no token: give --token-file FILE or set {TOKEN_VARIABLE} (a token never goes"
+                " on a command line, where other users of the machine can read it)"
+            )
+    if TOKEN_PATTERN.fullmatch(token) is None:
+        raise UsageError(
+            f"{where} does not hold a ladder token (32 letters, digits, '-' and '_', as"
+            " `vvw ladder team add` printed it)"
+        )
+    return token
+
+
+def join_ladder(args: argparse.Namespace) -> int:
+    try:
+        check_team_name(args.team)
+        [participant] = parse_participants([f"name={args.team}", args.bot])
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    problem = participant.problem()
+    if problem is not None:
+        raise UsageError(problem)
+    credentials = Credentials(args.team, _token(args))
+    host, port = args.ladder
+    logs = new_run_dir(f"ladder-{args.team}")
+    print(
+        f"joining the ladder at {host}:{port} as team {args.team}: one game per run of"
+        f" {args.bot!r}; its output in {logs}/; Ctrl-C stops",
+        file=sys.stderr,
+        flush=True,
+    )
+    joining = Joining()
+
+    def hear(outcome: GameSeen | NoGame, wait: float) -> None:
+        if isinstance(outcome, GameSeen):
+            print(outcome.describe(), flush=True)
+        else:
+            print(f"{outcome.reason}; trying again in {wait:g} s", flush=True)
+
+    async def main() -> None:
+        await join(participant, args.ladder, credentials, logs, hear, joining, args.games)
+
+    try:
+        signum = signals.run(main)
+    except BotFailed as error:
+        raise CommandError(str(error)) from None
+    finally:
+        remove_if_empty(logs)
+    if signum is not None:
+        lost = " (the game in progress is lost by disconnection)" if joining.playing else ""
+        raise Stopped(signum, f"after {plural(joining.games, 'game')}{lost}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         return int(args.ladder_func(args))
@@ -127,9 +328,9 @@ def run(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "ladder",
-        help="a class ladder: make one, manage its teams",
+        help="a class ladder: make one, manage its teams, serve it, join it",
         description="A class ladder: one server pairs the teams' bots, rates every team and"
-        " shows it all on a web page (docs/ladder.md).",
+        " shows it all on web pages (docs/ladder.md).",
     )
     parser.set_defaults(func=run)
     commands = parser.add_subparsers(dest="ladder_command", metavar="COMMAND", required=True)
@@ -196,3 +397,79 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     listing = actions.add_parser("list", help="list the teams", description="List the teams.")
     listing.add_argument("file", type=Path, metavar="FILE", help="the ladder (ladder.db)")
     listing.set_defaults(ladder_func=team_list)
+
+    served = commands.add_parser(
+        "serve",
+        help="serve a ladder: the bots on one port, the pages on another",
+        description="Serve a ladder: any course-compatible bot connects to --listen with its"
+        " team's credentials in its NME (vvw ladder join does that for it); the bots waiting"
+        " are paired (close ratings, opponents not met lately, two games a pairing with sides"
+        " swapped), every game is kept and rated, and the pages on --web show the leaderboard,"
+        " the games (live, and replays) and each team's. Loopback only by default: give a LAN"
+        " address (or 0.0.0.0) to let the class in.",
+    )
+    served.add_argument("file", type=Path, metavar="FILE", help="the ladder (ladder.db)")
+    served.add_argument(
+        "--listen",
+        type=address,
+        default=address(LISTEN),
+        metavar="HOST:PORT",
+        help=f"where the bots connect (default {LISTEN})",
+    )
+    served.add_argument(
+        "--web",
+        type=address,
+        default=address(WEB),
+        metavar="HOST:PORT",
+        help=f"where the pages are (default {WEB})",
+    )
+    served.add_argument(
+        "--concurrency",
+        type=positive_int,
+        default=CONCURRENCY,
+        metavar="N",
+        help="games played at once at most (default %(default)s; a built-in bot's game runs"
+        " its bot on this machine)",
+    )
+    served.add_argument(
+        "--pairing-interval",
+        type=positive_float,
+        default=PAIRING_INTERVAL,
+        metavar="SECONDS",
+        help="seconds between pairing rounds (default %(default)g)",
+    )
+    served.set_defaults(ladder_func=serve)
+
+    joined = commands.add_parser(
+        "join",
+        help="play a team's bot on a ladder, game after game",
+        description="Play a team's bot on a ladder: BOT is run once per game (one connection,"
+        " as the course server runs bots) against a local relay that presents the team's"
+        " credentials in its NME, so the bot needs no change. Each result is printed as it"
+        " comes. The token comes from --token-file or $" + TOKEN_VARIABLE + ", never from the"
+        " command line.",
+        epilog="example: VVW_LADDER_TOKEN=... vvw ladder join 10.0.0.5:5555 --team les-loups"
+        ' "python3 mybot.py {host} {port}"',
+    )
+    joined.add_argument("ladder", type=address, metavar="HOST:PORT", help="the ladder's address")
+    joined.add_argument(
+        "bot",
+        metavar="BOT",
+        help="the bot: a command ({host} {port} filled in) or a built-in bot's name",
+    )
+    joined.add_argument("--team", required=True, metavar="NAME", help="the team's name")
+    joined.add_argument(
+        "--token-file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help=f"a file holding the team's token (default: ${TOKEN_VARIABLE})",
+    )
+    joined.add_argument(
+        "--games",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="stop after N games (default: until Ctrl-C)",
+    )
+    joined.set_defaults(ladder_func=join_ladder)

@@ -10,8 +10,10 @@ one token apart. Hashes are compared in constant time.
 
 On the wire a connection presents ``ladder:TEAM:TOKEN`` as its ``NME`` (at most 255 bytes,
 the course protocol's limit): ``vvw ladder join`` rewrites the bot's own ``NME`` into it, so
-a bot needs no change. :func:`format_credentials` and :func:`parse_credentials` are the one
-place that knows this form.
+a bot needs no change. The relay of ``vvw ladder join`` adds ``:relay``: it reads the note
+the ladder then sends after ``BYE`` (the game's result, which the course protocol never
+tells a bot), and passes no byte of it to the bot. :func:`format_credentials` and
+:func:`parse_credentials` are the one place that knows this form.
 """
 
 import hashlib
@@ -30,6 +32,7 @@ TOKEN_BYTES = 24
 TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{32}")
 """A token as :func:`new_token` writes it: 24 bytes, URL-safe base64."""
 PREFIX = "ladder"
+RELAY = "relay"
 NME_BYTES = 255
 HASH_SCHEME = "sha256"
 
@@ -110,6 +113,8 @@ class Credentials:
 
     team: str
     token: str = attrs.field(repr=False)
+    relay: bool = False
+    """Presented by ``vvw ladder join``'s relay, which reads the result note after ``BYE``."""
 
 
 def format_credentials(credentials: Credentials) -> bytes:
@@ -117,7 +122,8 @@ def format_credentials(credentials: Credentials) -> bytes:
     check_team_name(credentials.team)
     if TOKEN_PATTERN.fullmatch(credentials.token) is None:
         raise CredentialsError(Refusal.BAD_TOKEN)
-    data = f"{PREFIX}:{credentials.team}:{credentials.token}".encode()
+    relay = f":{RELAY}" if credentials.relay else ""
+    data = f"{PREFIX}:{credentials.team}:{credentials.token}{relay}".encode()
     if len(data) > NME_BYTES:  # 32 characters of 4 bytes at most: never, but the limit is law
         raise CredentialsError(Refusal.BAD_NAME)
     return data
@@ -130,13 +136,15 @@ def parse_credentials(name: bytes) -> Credentials:
         text = name.decode("utf-8")
     except UnicodeDecodeError:
         raise CredentialsError(Refusal.NOT_CREDENTIALS) from None
-    if text.count(":") != 2 or not text.startswith(f"{PREFIX}:"):
+    fields = text.split(":")
+    relay = len(fields) == 4 and fields[3] == RELAY
+    if len(fields) != 3 + relay or fields[0] != PREFIX:
         raise CredentialsError(Refusal.NOT_CREDENTIALS)
-    _, team, token = text.split(":")
+    team, token = fields[1:3]
     try:
         check_team_name(team)
     except TeamNameError:
         raise CredentialsError(Refusal.BAD_NAME) from None
     if TOKEN_PATTERN.fullmatch(token) is None:
         raise CredentialsError(Refusal.BAD_TOKEN)
-    return Credentials(team, token)
+    return Credentials(team, token, relay)

@@ -3,8 +3,9 @@
 Every text that comes from a team or a bot (names, a game's reason, which may quote the
 bytes a bot sent) is escaped with :func:`html.escape`, in text and in attributes; a name in
 a link is percent-encoded too. The pages are read-only and need no script. Their addresses
-are :func:`team_url`, :func:`replay_url` and :func:`transcript_url` (the web server serves
-them), ``/`` (the leaderboard) and ``/games`` (the latest games).
+are :func:`team_url`, :func:`replay_url`, :func:`transcript_url` and :func:`live_url` (the
+web server serves them, :mod:`vvw.ladder.web`), ``/`` (the leaderboard) and ``/games``
+(the games in progress and the latest ones).
 """
 
 import html
@@ -60,6 +61,11 @@ def replay_url(game: StoredGame) -> str:
 def transcript_url(game: StoredGame) -> str:
     """The address of a game's transcript (JSON Lines)."""
     return f"/games/{game.id}/transcript"
+
+
+def live_url(game: StoredGame) -> str:
+    """The address of a game in progress in the live view."""
+    return f"/live/?game={game.id}"
 
 
 def _link(url: str, label: str) -> str:
@@ -127,7 +133,7 @@ def _document(title: str, body: str) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{_text(title)} — vvw ladder</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
         f'<header><h1>{_text(title)}</h1><nav><a href="/">leaderboard</a>'
-        '<a href="/games">latest games</a></nav></header>\n'
+        '<a href="/games">games</a><a href="/live/">live</a></nav></header>\n'
         f"<main>\n{body}\n</main>\n</body>\n</html>\n"
     )
 
@@ -195,6 +201,8 @@ def _how(game: StoredGame) -> str:
 
 
 def _files(game: StoredGame) -> str:
+    if game.status is GameStatus.PLAYING:
+        return _link(live_url(game), "watch live")
     if game.transcript is None:
         return ""
     return f"{_link(replay_url(game), 'replay')} {_link(transcript_url(game), 'transcript')}"
@@ -222,8 +230,24 @@ GAME_HEAD = ("game", "began", "map", "vampires vs werewolves", "result", "how", 
 
 
 def games_page(games: Sequence[StoredGame], now: float) -> str:
-    """The latest games (give them newest first), with their replays."""
-    return _document("Latest games", _games_section("Newest first", games, now, "No games yet."))
+    """The games in progress, to watch live, and the latest others with their replays (give
+    them newest first)."""
+    playing = [game for game in games if game.status is GameStatus.PLAYING]
+    others = [game for game in games if game.status is not GameStatus.PLAYING]
+    return _document(
+        "Games",
+        "\n".join(
+            (
+                _games_section("In progress", playing, now, "No game is being played now."),
+                _games_section("Latest games, newest first", others, now, "No games yet."),
+            )
+        ),
+    )
+
+
+def not_found_page(what: str) -> str:
+    """A page saying that what was asked for is not there."""
+    return _document("Not found", f"<section>\n<p>{_text(what)}.</p>\n</section>")
 
 
 def team_page(report: TeamReport, now: float) -> str:

@@ -345,6 +345,28 @@ class LadderReader:
         rows = self._db.execute(query, () if limit is None else (limit,))
         return tuple(_game(row) for row in rows)
 
+    def game(self, number: int) -> StoredGame:
+        """Game ``number``; ``ValueError`` if there is none."""
+        row = self._db.execute(GAME_QUERY + " WHERE g.id = ?", (number,)).fetchone()
+        if row is None:
+            raise ValueError(f"no game {number}")
+        return _game(row)
+
+    def canonical_name(self, name: str) -> str:
+        """The name the player called ``name`` (in any case) was added with;
+        :class:`TeamError` if there is none."""
+        return self._player_row(name)[1]
+
+    def _player_row(self, name: str) -> tuple[int, str, str | None, str | None, float | None]:
+        """``(id, name, builtin, token_hash, removed)`` of the player called ``name``."""
+        row = self._db.execute(
+            "SELECT id, name, builtin, token_hash, removed FROM players WHERE key = ?",
+            (name_key(name),),
+        ).fetchone()
+        if row is None:
+            raise TeamError(f"no team {name!r} in {self.path}")
+        return row
+
     def snapshot(self) -> Snapshot:
         """Players and every game, read in one transaction (one moment's state)."""
         self._db.execute("BEGIN")
@@ -404,16 +426,6 @@ class LadderStore(LadderReader):
             yield self._db
 
     # -- teams --------------------------------------------------------------------------
-
-    def _player_row(self, name: str) -> tuple[int, str, str | None, str | None, float | None]:
-        """``(id, name, builtin, token_hash, removed)`` of the player called ``name``."""
-        row = self._db.execute(
-            "SELECT id, name, builtin, token_hash, removed FROM players WHERE key = ?",
-            (name_key(name),),
-        ).fetchone()
-        if row is None:
-            raise TeamError(f"no team {name!r} in {self.path}")
-        return row
 
     def _team_row(self, name: str) -> tuple[int, str]:
         """``(id, name)`` of the team ``name`` that still plays; :class:`TeamError` if none."""
@@ -533,12 +545,6 @@ class LadderStore(LadderReader):
             )
         assert cursor.lastrowid is not None
         return self.game(cursor.lastrowid)
-
-    def game(self, number: int) -> StoredGame:
-        row = self._db.execute(GAME_QUERY + " WHERE g.id = ?", (number,)).fetchone()
-        if row is None:
-            raise ValueError(f"no game {number}")
-        return _game(row)
 
     def finish_game(self, number: int, result: GameResult, transcript: str | None) -> None:
         """Record the end of game ``number`` (one transaction): its result, and its

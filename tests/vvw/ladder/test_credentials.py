@@ -81,9 +81,9 @@ def test_a_damaged_hash_matches_nothing(stored):
     assert not token_matches(new_token(), stored)
 
 
-@given(names, tokens)
-def test_credentials_go_through_an_nme_and_back(name, token):
-    credentials = Credentials(name, token)
+@given(names, tokens, st.booleans())
+def test_credentials_go_through_an_nme_and_back(name, token, relay):
+    credentials = Credentials(name, token, relay)
     data = format_credentials(credentials)
     assert len(data) <= NME_BYTES
     assert parse_credentials(data) == credentials
@@ -99,6 +99,12 @@ def test_credentials_read_ladder_team_token():
     assert parse_credentials(f"ladder:alpha:{token}".encode()) == Credentials("alpha", token)
 
 
+def test_the_relay_of_ladder_join_says_so_after_the_token():
+    token = new_token()
+    credentials = parse_credentials(f"ladder:alpha:{token}:relay".encode())
+    assert credentials == Credentials("alpha", token, relay=True)
+
+
 @pytest.mark.parametrize(
     ("nme", "refusal"),
     [
@@ -107,6 +113,8 @@ def test_credentials_read_ladder_team_token():
         (b"\xff\xfe", Refusal.NOT_CREDENTIALS),
         (b"other:alpha:" + b"A" * 32, Refusal.NOT_CREDENTIALS),
         (b"ladder:alpha:" + b"A" * 32 + b":extra", Refusal.NOT_CREDENTIALS),
+        (b"ladder:alpha:" + b"A" * 32 + b":relay:relay", Refusal.NOT_CREDENTIALS),
+        (b"alpha:" + b"A" * 32 + b":relay", Refusal.NOT_CREDENTIALS),
         (b"ladder:<b>:" + b"A" * 32, Refusal.BAD_NAME),
         (b"ladder::" + b"A" * 32, Refusal.BAD_NAME),
         (b"ladder:alpha:short", Refusal.BAD_TOKEN),

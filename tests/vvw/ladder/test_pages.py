@@ -117,7 +117,9 @@ def test_the_games_page_lists_results_in_progress_and_replays(ladder):
     assert page.index("playing") < page.index("protocol error")  # newest first
     assert "2 h ago" in page and "won" in page
     assert {"/games/1/replay", "/games/2/replay", "/games/3/replay"} <= set(structure(page).links)
-    assert "/games/4/replay" not in page  # in progress: no transcript yet
+    assert "/games/4/replay" not in page  # in progress: no transcript yet…
+    assert "/live/?game=4" in structure(page).links  # …but watched live
+    assert page.index("In progress") < page.index("/live/?game=4") < page.index("Latest games")
 
 
 def test_empty_pages_say_so(store):

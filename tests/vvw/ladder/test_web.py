@@ -1,0 +1,79 @@
+"""The ladder's pages over HTTP, beside a ladder served in the same trio run."""
+
+import pytest
+import trio
+
+from engine import Rules
+from server.settings import Settings
+from tests.helpers.http import get
+from tests.vvw.ladder.ladders import ended, ladder_settings, serving, team_bot
+from vvw.ladder.store import LadderStore
+from vvw.ladder.web import LadderPages
+from vvw.view.live import LiveHub
+from vvw.web import serve_http
+
+
+@pytest.fixture
+def ladder(tmp_path, clock):
+    settings = ladder_settings(seed=2, game=Settings(rules=Rules(max_plies=20)), patience=3600)
+    store = LadderStore.create(tmp_path / "ladder.db", settings, clock)
+    tokens = {team: store.add_team(team) for team in ("alpha", "beta")}
+    yield store, tokens
+    store.close()
+
+
+async def test_the_pages_show_the_leaderboard_the_games_a_team_a_replay_and_a_transcript(ladder):
+    store, tokens = ladder
+    hub = LiveHub(keep=5)
+    with trio.fail_after(30):
+        async with serving(store) as (port, heard, server), trio.open_nursery() as nursery:
+            pages = LadderPages(store.path, hub, lambda: server.online, lambda: server.version)
+            web = await nursery.start(
+                lambda task_status: serve_http(pages, 0, task_status=task_status)
+            )
+            async with trio.open_nursery() as bots:
+                for team in ("alpha", "beta"):
+                    await team_bot(bots, port, team, tokens[team])
+                await heard.until(ended(1))
+            status, headers, board = await get(web, "/")
+            assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
+            assert "script-src" not in headers["content-security-policy"]
+            assert headers["x-content-type-options"] == "nosniff"
+            assert b'href="/teams/alpha"' in board and b'href="/teams/beta"' in board
+            status, _, games = await get(web, "/games")
+            assert status == 200 and b"/games/1/replay" in games and b"/games/1/transcript" in games
+            status, _, team = await get(web, "/teams/alpha")
+            assert status == 200 and b"<h2>By opponent</h2>" in team
+            status, headers, replay = await get(web, "/games/1/replay")
+            assert status == 200 and b'"events":' in replay and b'"type":"start"' in replay
+            status, headers, transcript = await get(web, "/games/1/transcript")
+            assert status == 200 and headers["content-type"] == "text/plain; charset=utf-8"
+            assert headers["x-content-type-options"] == "nosniff"
+            (game,) = store.games()
+            assert game.transcript is not None
+            assert transcript == (store.transcripts / game.transcript).read_bytes()
+            for target in ("/teams/nobody", "/games/9/replay", "/games/x/replay", "/nothing"):
+                assert (await get(web, target))[0] == 404
+            status, headers, _ = await get(web, "/live")
+            assert status == 301 and headers["location"] == "/live/"
+            status, _, live = await get(web, "/live/")
+            assert status == 200 and b'"live":true' in live
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_page_is_made_again_only_when_the_ladder_changed(ladder, monkeypatch):
+    store, _ = ladder
+    version = 0
+    pages = LadderPages(store.path, LiveHub(), version=lambda: version)
+    made: list[str] = []
+    make = LadderPages._make
+
+    def counting(self, path, online):
+        made.append(path)
+        return make(self, path, online)
+
+    monkeypatch.setattr(LadderPages, "_make", counting)
+    first = await pages.page("/")
+    assert await pages.page("/") is first and made == ["/"]
+    version += 1
+    assert await pages.page("/") is not first and made == ["/", "/"]

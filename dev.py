@@ -24,7 +24,9 @@ STAMP = VENV / ".vvw-installed"
 DEFAULT_BOTS = ["alphabeta", "greedy"]
 DEFAULT_MAP = ["--map", "maps/thetrap.xml"]
 DEFAULT_GAMES = ["--games", "2"]
-MATCH_FLAGS = frozenset({"-h", "--help", "--force", "--keep-transcripts", "--view"})
+MATCH_FLAGS = frozenset(
+    {"-h", "--help", "--force", "--keep-transcripts", "--no-transcript", "--view"}
+)
 """The options of ``vvw match`` that take no value (a test keeps this true)."""
 
 

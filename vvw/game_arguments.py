@@ -12,6 +12,7 @@ from server.settings import Settings
 from vvw.argtypes import port_number, positive_float, positive_int
 from vvw.mapchoice import resolve_maps
 from vvw.paths import folder_to_write
+from vvw.runs import TRANSCRIPTS, TRANSCRIPTS_BUDGET, TranscriptFolder
 
 
 def add_map_arguments(parser: argparse.ArgumentParser, several_maps: bool = False) -> None:
@@ -60,20 +61,35 @@ def add_game_settings(parser: argparse.ArgumentParser) -> None:
 
 
 def add_settings_arguments(parser: argparse.ArgumentParser, several_maps: bool = False) -> None:
-    """The settings shared by ``serve`` and ``match``: maps, games, game settings, transcripts."""
+    """The settings shared by ``serve`` and ``match``: maps, games, game settings, and where
+    each game's transcript is kept (:func:`transcript_folder`)."""
     add_map_arguments(parser, several_maps)
     parser.add_argument("--games", type=positive_int, default=1, help="games to play (default 1)")
     add_game_settings(parser)
-    parser.add_argument(
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
         "--transcript",
         type=folder_to_write,
         default=None,
         metavar="DIR",
-        help="write transcripts here (kept for abnormal games)",
+        help=f"keep each game's transcript in DIR (default {TRANSCRIPTS}, which keeps the"
+        f" newest {TRANSCRIPTS_BUDGET // 2**20} MB)",
     )
-    parser.add_argument(
-        "--keep-transcripts", action="store_true", help="keep the transcripts of normal games too"
+    where.add_argument(
+        "--no-transcript", action="store_true", help="keep no transcript, not even of a broken game"
     )
+    parser.add_argument(  # every transcript is kept now: the flag of old scripts does nothing
+        "--keep-transcripts", action="store_true", help=argparse.SUPPRESS
+    )
+
+
+def transcript_folder(args: argparse.Namespace) -> TranscriptFolder:
+    """Where each game's transcript is kept, from ``--transcript`` and ``--no-transcript``."""
+    if args.no_transcript:
+        return TranscriptFolder(None)
+    if args.transcript is not None:
+        return TranscriptFolder(args.transcript)
+    return TranscriptFolder(TRANSCRIPTS, bounded=True)
 
 
 def add_view_arguments(parser: argparse.ArgumentParser, own_host: bool = False) -> None:

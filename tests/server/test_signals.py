@@ -96,8 +96,9 @@ def test_serve_stopped_by_a_signal_aborts_the_game_says_goodbye_and_writes_it_do
         server.wait()
     assert err.splitlines() == [line]  # one line, no traceback
     if players == 2:
-        assert out.splitlines()[0] == "aborted after 0 plies: the server was stopped"
         (transcript,) = tmp_path.glob("*.jsonl")
+        first = out.splitlines()[0]
+        assert first == f"aborted after 0 plies: the server was stopped | transcript {transcript}"
         (result,) = [r for r in read_transcript(transcript) if isinstance(r, Result)]
         assert (result.termination, result.winner) == ("aborted", None)
     else:

@@ -4,6 +4,7 @@ played in a terminal shows its progress."""
 import os
 import re
 import select
+import shlex
 import subprocess
 import sys
 import time
@@ -90,3 +91,31 @@ def test_a_match_in_a_terminal_shows_the_game_as_it_goes(tmp_path: Path) -> None
     progress = r"game 1 on testmap: late vs random: ply \d of 3, vampires \d+, werewolves \d+"
     assert re.search(progress, text)
     assert "game 1 on testmap: " in text and "1 game: late" in text
+
+
+def test_play_ends_with_the_commands_that_show_the_game_again(tmp_path: Path) -> None:
+    folder = tmp_path / "kept"
+    words = ["random", "greedy", "--map", "testmap", "--games", "1", "--transcript", str(folder)]
+    played = subprocess.run(
+        [sys.executable, str(ROOT / "dev.py"), "play", *words],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert played.returncode == 0, played.stderr
+    (kept,) = folder.iterdir()
+    replay, read = played.stdout.splitlines()[-2:]
+    vvw = r"(vvw|\.venv/bin/vvw)"
+    assert re.fullmatch(rf"watch the last game again: {vvw} replay {kept} --open", replay)
+    assert re.fullmatch(rf"or read it in the terminal: {vvw} log show {kept} --boards", read)
+    page = tmp_path / "game.html"
+    for line, instead in ((replay, ["-o", str(page)]), (read, [])):
+        command = shlex.split(line.split(": ", 1)[1])
+        if instead:
+            command = [*command[:-1], *instead]  # the page written, not opened in a browser
+        shown = subprocess.run(
+            command, cwd=ROOT, capture_output=True, text=True, timeout=60, check=False
+        )
+        assert shown.returncode == 0, shown.stderr
+    assert page.stat().st_size > 0

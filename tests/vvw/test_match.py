@@ -183,7 +183,39 @@ def test_match_tallies_per_bot_and_writes_json_after_each_game(tmp_path, capsys,
         and f"greedy {wins['greedy']} win" in out
         and f"{draws} draw" in out
     )
-    assert not (tmp_path / "runs").exists()  # built-in bots printed nothing: no empty folders
+    # built-in bots printed nothing: no folder of their output; each game's transcript kept
+    assert [path.name for path in (tmp_path / "runs").iterdir()] == ["transcripts"]
+    kept = sorted((tmp_path / "runs" / "transcripts").iterdir())
+    assert [re.sub(r"^\d{8}-\d{6}-", "", path.name) for path in kept] == [
+        "game001-random_--seed_1-greedy.jsonl",
+        "game002-greedy-random_--seed_1.jsonl",
+    ]
+    for path in kept:
+        assert f" | transcript {path.relative_to(tmp_path)}\n" in out
+    assert main(["log", "show", str(kept[-1])]) == 0  # the README's runs/transcripts/<game>.jsonl
+    assert out.splitlines()[-2:] == [
+        f"watch the last game again: vvw replay {kept[-1].relative_to(tmp_path)} --open",
+        f"or read it in the terminal: vvw log show {kept[-1].relative_to(tmp_path)} --boards",
+    ]
+
+
+def test_a_broken_game_names_its_transcript_and_only_files_that_exist(tmp_path, capsys):
+    folder = tmp_path / "kept"
+    stall = f"{bot('stall')} {tmp_path / 'stalled'}"
+    words = ["--map", "testmap", "name=stall", stall, "greedy", "--on-timeout", "forfeit"]
+    assert main(["match", *words, "--move-time", "0.3", "--transcript", str(folder)]) == 0
+    out = capsys.readouterr().out
+    (transcript,) = folder.iterdir()
+    assert f"abnormal games:\n  game 1: time forfeit: {transcript}\n" in out
+    named = re.findall(r"(/\S+)", out)
+    assert named and all(Path(path.rstrip(",")).exists() for path in named), named
+
+
+def test_no_transcript_keeps_none(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["match", "--map", "testmap", "random", "greedy", "--no-transcript"]) == 0
+    assert "transcript" not in capsys.readouterr().out
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_game_shows_the_turns_each_bot_let_pass(tmp_path, capsys, monkeypatch):
@@ -191,7 +223,7 @@ def test_a_game_shows_the_turns_each_bot_let_pass(tmp_path, capsys, monkeypatch)
     words = ["--map", "testmap", "random", "name=mute", bot("nomove"), "--ply-limit", "6"]
     assert main(["match", *words, "--move-time", "0.3", "--seed", "1"]) == 0
     (line,) = [line for line in capsys.readouterr().out.splitlines() if line.startswith("game 1")]
-    assert line.endswith(" | skipped turns: mute 3")
+    assert " | skipped turns: mute 3 | " in line
 
 
 def test_a_game_stopped_by_ctrl_c_is_listed_as_aborted_and_not_counted(tmp_path):

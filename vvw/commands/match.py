@@ -4,11 +4,17 @@ Games go in pairs with sides swapped, on the same map and the same battle seed; 
 played in turn, one pair each. ``--seed`` decides the battles and the built-in bots' own
 seeds, so the same command plays the same games. Results are per bot, whatever side it
 played; ``--json`` is rewritten after every game, so an interrupted match loses nothing.
+Each game's transcript is kept (in ``runs/transcripts/``, bounded in size, unless
+``--transcript DIR`` or ``--no-transcript``), named with its result; the end says how to
+watch the last game again.
 """
 
 import argparse
 import json
 import os
+import shlex
+import shutil
+import sys
 from pathlib import Path
 
 import attrs
@@ -22,6 +28,7 @@ from vvw.game_arguments import (
     add_view_arguments,
     settings_from,
     split_maps_and_bots,
+    transcript_folder,
 )
 from vvw.mapchoice import MapChoice, resolve_maps
 from vvw.participants import Participant, parse_participants
@@ -70,7 +77,7 @@ def _plain(_instance: object, _field: object, value: object) -> object:
 
 def describe(played: Played) -> str:
     """One line: the winner by name and side, how, the creatures left, the slowest replies,
-    the turns skipped (no reply in time)."""
+    the turns skipped (no reply in time), where its transcript is."""
     result = played.result
     think = ", ".join(
         f"{p.name} longest think {p.longest_think:.3f} s"
@@ -87,6 +94,7 @@ def describe(played: Played) -> str:
         f"{result.summary()} | {counts}"
         + (f" | {think}" if think else "")
         + (f" | skipped turns: {skipped}" if skipped else "")
+        + (f" | transcript {played.transcript}" if played.transcript is not None else "")
     )
 
 
@@ -97,15 +105,42 @@ def tally(players: tuple[Participant, Participant], played: list[Played]) -> str
     return Scores.of((game.result for game in played), names).line(scorer=names[0])
 
 
-def abnormal(played: list[Played], run_dir: Path) -> list[str]:
-    """One line per game that did not end by the board or the clock, with where its logs are."""
+def abnormal(played: list[Played]) -> list[str]:
+    """One line per game that did not end by the board or the clock, with the files it
+    left: the bots' output, its transcript."""
     lines = []
     for number, game in enumerate(played, 1):
         if game.result.termination.is_abnormal:
             files = [str(f) for side in game.outputs.values() for f in side]
-            where = ", ".join(files) if files else f"no output in {run_dir}"
+            files += [str(game.transcript)] if game.transcript is not None else []
+            where = ", ".join(files) if files else "no file kept (the bots printed nothing)"
             lines.append(f"  game {number}: {game.result.termination.value}: {where}")
     return lines
+
+
+def program() -> str:
+    """How to type this ``vvw`` again: ``vvw`` when that is it, else its path
+    (``.venv/bin/vvw`` from ``python3 dev.py play``)."""
+    here = sys.argv[0]
+    if os.path.basename(here) != "vvw" or not os.path.isfile(here):
+        return "vvw"
+    found = shutil.which("vvw")
+    if found is not None and os.path.samefile(found, here):
+        return "vvw"
+    relative = os.path.relpath(here)
+    return shlex.quote(here if relative.startswith("..") else relative)
+
+
+def watch_again(played: list[Played]) -> str | None:
+    """The commands that show the last game kept again, in a browser or the terminal."""
+    kept = [game.transcript for game in played if game.transcript is not None]
+    if not kept:
+        return None
+    vvw, path = program(), shlex.quote(str(kept[-1]))
+    return (
+        f"watch the last game again: {vvw} replay {path} --open"
+        f"\nor read it in the terminal: {vvw} log show {path} --boards"
+    )
 
 
 def players_from(words: list[str]) -> tuple[Participant, Participant]:
@@ -141,6 +176,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else fresh_seed()
     print(f"seed {seed}", flush=True)
     run_dir = new_run_dir("match")
+    kept = transcript_folder(args)
     played: list[Played] = []
     hub = LiveHub() if args.view else None
 
@@ -158,6 +194,9 @@ def run(args: argparse.Namespace) -> int:
             def record(game: Played, number: int = number, label: str = choice.label) -> None:
                 played.append(game)
                 print(f"game {number} on {label}: {describe(game)}", flush=True)
+                note = kept.kept(game.transcript)
+                if note is not None:
+                    print(f"vvw match: {note}", file=sys.stderr, flush=True)
                 if args.json is not None:
                     write_json(args.json, played)
 
@@ -173,8 +212,8 @@ def run(args: argparse.Namespace) -> int:
                     sides,
                     run_dir / f"game{number:03d}",
                     seeds=(derive(seed, "bot", number, 0), derive(seed, "bot", number, 1)),
-                    transcript_dir=args.transcript,
-                    keep_transcript=args.keep_transcripts,
+                    transcript_dir=kept.folder,
+                    keep_transcript=True,
                     number=number,
                     events=fan_out(*(sink for sink in shown if sink is not None)),
                     on_abort=record,  # Ctrl-C: the game ends as aborted, and is recorded
@@ -188,9 +227,12 @@ def run(args: argparse.Namespace) -> int:
         remove_if_empty(run_dir)
         remove_if_empty(run_dir.parent)
     print(tally(players, played))
-    lines = abnormal(played, run_dir)
+    lines = abnormal(played)
     if lines:
         print("abnormal games:\n" + "\n".join(lines))
+    again = watch_again(played)
+    if again is not None:
+        print(again, flush=True)
     if signum is not None:
         finished = Scores.of(game.result for game in played).finished
         raise Stopped(signum, f"after {finished} of {plural(args.games, 'game')}")

@@ -1,4 +1,5 @@
-"""``vvw serve``: serve games on a TCP port, course-compatible, one result line per game."""
+"""``vvw serve``: serve games on a TCP port, course-compatible, one result line per game
+(with its transcript, kept in ``runs/transcripts/`` by default) and a tally per bot name."""
 
 import argparse
 import sys
@@ -12,7 +13,12 @@ from server.serving import Transcripts, serve
 from vvw import signals
 from vvw.argtypes import port_number
 from vvw.errors import Stopped, UsageError
-from vvw.game_arguments import add_settings_arguments, add_view_arguments, settings_from
+from vvw.game_arguments import (
+    add_settings_arguments,
+    add_view_arguments,
+    settings_from,
+    transcript_folder,
+)
 from vvw.mapchoice import resolve_maps
 from vvw.ports import Listening, check_free, start_listening
 from vvw.scores import Scores
@@ -41,11 +47,16 @@ def run(args: argparse.Namespace) -> int:
     view = Listening(args.host, args.view_port, "the live view (--view-port)")
     check_free([bots, view] if args.view else [bots])
     results: list[GameResult] = []
+    kept = transcript_folder(args)
 
     def on_result(event: ServerEvent) -> None:
         if isinstance(event, GameEnded):
             results.append(event.result)
-            print(event.result.summary(), flush=True)
+            where = f" | transcript {event.transcript}" if event.transcript else ""
+            print(event.result.summary() + where, flush=True)
+            note = kept.kept(event.transcript)
+            if note is not None:
+                print(f"vvw serve: {note}", file=sys.stderr, flush=True)
 
     hub = LiveHub() if args.view else None
     events: EventSink = on_result if hub is None else fan_out(on_result, hub.listener())
@@ -60,9 +71,7 @@ def run(args: argparse.Namespace) -> int:
                     host=args.host,
                     port=args.port,
                     games=args.games,
-                    transcripts=Transcripts(
-                        args.transcript, keep_all=args.keep_transcripts, lines=hub is not None
-                    ),
+                    transcripts=Transcripts(kept.folder, keep_all=True, lines=hub is not None),
                     events=events,
                     task_status=task_status,
                 )
@@ -83,7 +92,14 @@ def _announce(address: str) -> None:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("serve", help="serve games to two bots over TCP")
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve games to two bots over TCP",
+        description="Serve --games games on --port, course-compatible: the first bot to send"
+        " its NME plays the vampires. Prints each game's result and where its transcript is"
+        " kept, then the games won per bot name.",
+        epilog="example: vvw serve --map thetrap --games 2 --view",
+    )
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
     )

@@ -136,6 +136,10 @@ class AlphaBetaAgent(TableSearch):
     def searched(self, child: Keyed, depth: int, alpha: float, beta: float) -> float:
         return self._ply_value(child, depth, alpha, beta)
 
+    def leaf_value(self, state: GameState) -> float:
+        """A leaf's value for its side to move, on the scale of a won game."""
+        return on_win_scale(evaluate(state, state.to_move), state)
+
     def _expand(self, state: GameState, key: int) -> Children:
         """The node's candidate plies and what they lead to, from the cache if it is there."""
         children = self.expanded.get(key)
@@ -174,7 +178,7 @@ class AlphaBetaAgent(TableSearch):
                 return DRAW
             return WIN + depth if end.winner == species else -WIN - depth
         if depth <= 0:
-            return on_win_scale(evaluate(state, species), state)
+            return self.leaf(state, key)
         entry = self.table.get(key)
         first: int | None = None
         if entry is not None:

@@ -289,6 +289,9 @@ class Deepening(Generic[Child]):
         return best_value, [root[i] for i in order]
 
 
+LEAF_ENTRIES = 200_000
+"""Leaf values a :class:`TableSearch` bot keeps at most (some 20 MB)."""
+
 Keyed = list[tuple[float, GameState, int]]
 """The states a ply leads to in the tree with their probabilities, each with its Zobrist key."""
 
@@ -309,6 +312,26 @@ class TableSearch(Deepening[Keyed]):
         self.zobrist = Zobrist()
         self.table = TranspositionTable(self.options.table_mb)
         self.expanded: NodeCache[Any] = NodeCache()
+        self.leaves: dict[int, float] = {}
+        """Leaf values by Zobrist key (a leaf's value depends on the position alone, for
+        one side): kept from move to move while the side is the same, at most
+        :data:`LEAF_ENTRIES` of them (then emptied)."""
+
+    def leaf(self, state: GameState, key: int) -> float:
+        """The value of the leaf ``state`` (key ``key``), from :attr:`leaves` or
+        :meth:`leaf_value`."""
+        value = self.leaves.get(key)
+        if value is None:
+            value = self.leaf_value(state)
+            leaves = self.leaves
+            if len(leaves) >= LEAF_ENTRIES:
+                leaves.clear()
+            leaves[key] = value
+        return value
+
+    def leaf_value(self, state: GameState) -> float:
+        """A leaf's value (the search's horizon), from the side searched for's view."""
+        raise NotImplementedError
 
     def outcomes(self, state: GameState, ply: Ply) -> list[tuple[float, GameState]]:
         """The states the legal ``ply`` leads to in the tree, with their probabilities."""
@@ -318,9 +341,11 @@ class TableSearch(Deepening[Keyed]):
         """Forget the previous game's table; the bot plays ``species``."""
         self.species = species
         self.table.clear()
+        self.leaves = {}
 
     def forget(self) -> None:
         self.table.clear()
+        self.leaves = {}
         self.expanded.release()
 
     def paused(self) -> Any:
@@ -331,6 +356,7 @@ class TableSearch(Deepening[Keyed]):
         """The bot searches for ``state.to_move``: a table of the other side's values goes."""
         if self.species != state.to_move:
             self.table.clear()
+            self.leaves = {}
         self.species = state.to_move
         self.table.new_search()
         self._root_key = self.zobrist.key(state)

@@ -76,6 +76,8 @@ ENDGAME_SCALE = 2.0
 
 
 _FAR = 1 << 20
+_FAR_DOOM = 512
+"""Distances at which the doom share is tabled (farther ones take the last)."""
 
 
 def on_win_scale(
@@ -327,10 +329,12 @@ def _threat_term(
     group that can neither merge with friends nor convert houses into safety in time (see
     :func:`_grown`)."""
     score = 0.0
-    biggest = max((n for _, _, n in hunters), default=0)
+    dooms = _discounts(_FAR_DOOM, DOOM_DISCOUNT)
     for index, (px, py, p) in enumerate(prey):
-        best = 0.0
-        sizes: dict[int, int] = {}
+        # Each hunter's threat, at most: the worth times the largest share it can have.
+        # The prey counts its most dangerous hunter only, so the hunters are weighed
+        # most dangerous first and those that cannot beat the best so far are skipped.
+        threats = []
         for x, y, n in hunters:
             if n <= p:
                 continue
@@ -340,19 +344,34 @@ def _threat_term(
                 continue
             d = max(abs(x - px), abs(y - py))
             if d == 1 and hunters_move:
-                value = STRIKE_SHARE * worth
+                threats.append((STRIKE_SHARE * worth, 0.0, d, n, certain))
             else:
+                doom = DOOM_SHARE * dooms[min(d - 1, _FAR_DOOM - 1)] * worth
                 value = pull / d * worth
-                doom = DOOM_SHARE * DOOM_DISCOUNT ** (d - 1) * worth
-                if doom > max(value, best):
-                    # The hunter strikes on its d-th ply: the prey's side moves d − 1
-                    # times before that if the hunter moves first, else d times.
-                    plies = d - 1 if hunters_move else d
-                    if plies not in sizes:
-                        sizes[plies] = _grown(prey, humans, index, plies, biggest)
-                    grown = sizes[plies]
-                    if (2 * n >= 3 * grown) if certain else (n > grown):
-                        value = doom
+                threats.append((max(value, doom), value, d, n, certain))
+        if not threats:
+            continue
+        threats.sort(reverse=True)
+        best = 0.0
+        sizes: dict[int, int] = {}
+        done: set[int] = set()
+        for bound, value, d, n, certain in threats:
+            if bound <= best:
+                break
+            if value < bound:  # the doom share, if the prey cannot grow out of reach
+                # The hunter strikes on its d-th ply: the prey's side moves d − 1
+                # times before that if the hunter moves first, else d times. The prey is
+                # out of its reach at 2n // 3 + 1 creatures if it kills for certain (it
+                # needs 2n ≥ 3p), at n if it gains by a random battle (it needs n > p).
+                plies = d - 1 if hunters_move else d
+                safe = 2 * n // 3 + 1 if certain else n
+                grown = sizes.get(plies, -1)
+                if grown < safe and plies not in done:
+                    grown = sizes[plies] = _grown(prey, humans, index, plies, safe)
+                    if grown < safe:
+                        done.add(plies)  # it grew all it could
+                if grown < safe:
+                    value = bound
             if value > best:
                 best = value
         score += best
@@ -379,9 +398,10 @@ def _grown(prey: list[Group], humans: list[Group], index: int, plies: int, safe_
     them in time.
 
     Optimistic (the friends may be on opposite sides), as a hunter's prey is counted lost
-    only when nothing can save it. The tour stops once the prey is safe from a hunter of
-    ``safe_from``, the biggest there is: as big as it, so that it neither kills the prey
-    for certain nor gains by a random battle."""
+    only when nothing can save it. The tour stops once the prey has ``safe_from``
+    creatures, out of the hunter's reach: a tour goes nearest first, so stopping there
+    changes none of its earlier steps, and the hunter's verdict is the same as after the
+    whole tour."""
     px, py, grown = prey[index]
     for other, (fx, fy, f) in enumerate(prey):
         if other != index and (max(abs(fx - px), abs(fy - py)) + 1) // 2 <= plies:

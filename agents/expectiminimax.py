@@ -282,14 +282,14 @@ class ExpectiminimaxAgent(TableSearch):
             species = self._own_species()
             return cautious(terminal_value(ending.winner, state.ply, species), self.risk)
         if depth <= 0:
-            return self.leaf_value(state)
+            return self.leaf(state, key)
         entry = self.table.get(key)
-        node = self._node(state, key)
         first: int | None = None
         if entry is not None:
             if entry.cutoff(depth, alpha, beta):
                 return entry.value
             first = entry.best
+        node = self._node(state, key)
         order = table_order(first, len(node.plies))
         maximising = state.to_move == self.species
         a, b = alpha, beta

@@ -55,8 +55,16 @@ class Zobrist:
         its board being ``grid``: only the moves' sources and targets can differ."""
         cols = parent.cols
         before = parent.contents
+        cells = self._cells
         key ^= self._ply(parent.ply) ^ self._ply(parent.ply + 1)
         touched = {m.y * cols + m.x for m in ply} | {m.ty * cols + m.tx for m in ply}
         for pos in touched:
-            key ^= self._cell(pos, before.get(pos)) ^ self._cell(pos, grid.get(pos))
+            old = before.get(pos)
+            new = grid.get(pos)
+            if old is not None:
+                number = cells.get((pos, old[0], old[1]))
+                key ^= self._cell(pos, old) if number is None else number
+            if new is not None:
+                number = cells.get((pos, new[0], new[1]))
+                key ^= self._cell(pos, new) if number is None else number
         return key

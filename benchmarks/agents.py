@@ -11,8 +11,9 @@ against itself with battles drawn by a fixed seed (ply 0 is the opening; the sam
 positions every run of one version). Each bot searches each position once, made fresh
 (an empty table) in a worker process of its own tree (:mod:`benchmarks.versions`), for
 ``--seconds`` or to the fixed ``--depth``. A row for every bot and position: the deepest
-finished depth, nodes, nodes per second, seconds, and the ply chosen; ``no search`` where
-the bot answered without one (a solved endgame).
+finished depth, nodes, nodes per second of CPU time (the process's: on a machine shared
+with other work it depends far less on the load than the wall clock's), the wall seconds,
+and the ply chosen; ``no search`` where the bot answered without one (a solved endgame).
 
 ``--against REF`` checks REF out into a temporary git worktree and runs its bots on the
 same positions, each position searched by this tree's bot then REF's, in turn, so both
@@ -70,10 +71,10 @@ def show_ply(ply: Ply) -> str:
 
 def row(bot: str, where: str, version: str, answer: Answer) -> str:
     if answer.depth is None:
-        figures = f"{'no search':>32}"
+        figures = f"{'no search':>34}"
     else:
         figures = (
-            f"{answer.depth:>5} {answer.nodes:>8} {answer.nodes_per_second:>9.0f}"
+            f"{answer.depth:>5} {answer.nodes:>8} {answer.nodes_per_second:>11.0f}"
             f" {answer.seconds:>7.2f}"
         )
     return f"{bot:<15} {where:<30} {version:<9} {figures}  {show_ply(answer.ply)}"
@@ -112,7 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{len(places)} positions, {limit_text} per search")
     print(
         f"{'bot':<15} {'position':<30} {'version':<9} {'depth':>5} {'nodes':>8}"
-        f" {'nodes/s':>9} {'s':>7}  ply"
+        f" {'nodes/cpu-s':>11} {'s':>7}  ply"
     )
     rates: dict[tuple[str, str], list[float]] = defaultdict(list)
     same: dict[str, list[bool]] = defaultdict(list)

@@ -12,10 +12,21 @@ packages.
 
 A benchmark sends each position to one worker per tree in turn (interleaved), so the load
 of a shared machine falls on both alike.
+
+To play an old version's bot in a ``vvw tournament`` (an SPRT against it, say):
+
+    python -m benchmarks.versions participant b65a12a expectiminimax --depth 4
+
+keeps a worktree of the ref in ``runs/refs/REF`` (made once) and prints the participant
+(``name=expectiminimax@b65a12a cmd="…"``) that runs that tree's bot with this interpreter,
+as its own command line (``vvw agent``, or ``python -m server agent`` before the command
+line moved to ``vvw/``) starts it.
 """
 
+import argparse
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -43,9 +54,13 @@ for line in sys.stdin:
     try:
         agent = make_agent(task["bot"], **task["options"])
         agent.new_game(state.to_move, state)
-        began = time.monotonic()
+        began, cpu = time.monotonic(), time.process_time()
         seconds = task["seconds"]
         ply = agent.choose_ply(state, began + (3600.0 if seconds is None else seconds))
+        cpu = time.process_time() - cpu
+        freeing = getattr(getattr(agent, "expanded", None), "wait", None)
+        if freeing is not None:
+            freeing()  # the nodes freed after the reply, not during the next search
     except Exception as error:
         print(json.dumps({"error": f"{type(error).__name__}: {error}"}), flush=True)
         continue
@@ -57,6 +72,7 @@ for line in sys.stdin:
         "depth": stats.depth if searched else None,
         "nodes": stats.nodes if searched else 0,
         "seconds": stats.seconds if searched else spent,
+        "cpu": cpu,
     }), flush=True)
 """
 """The worker's script (see the module docstring); one line in, one line out."""
@@ -65,16 +81,20 @@ for line in sys.stdin:
 @attrs.frozen
 class Answer:
     """What a bot did with a position: its ply, the deepest finished depth (``None``: it
-    answered without a search, e.g. a solved endgame), the nodes and seconds spent."""
+    answered without a search, e.g. a solved endgame), the nodes, the seconds spent and
+    the process's CPU seconds meanwhile."""
 
     ply: Ply
     depth: int | None
     nodes: int
     seconds: float
+    cpu: float
 
     @property
     def nodes_per_second(self) -> float:
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+        """Nodes per second of CPU time: on a machine shared with other work, the figure
+        that depends least on the load (the wall clock's counts the others' turns too)."""
+        return self.nodes / self.cpu if self.cpu > 0 else 0.0
 
 
 @contextmanager
@@ -178,4 +198,66 @@ class Searcher:
             answer["depth"],
             answer["nodes"],
             answer["seconds"],
+            answer["cpu"],
         )
+
+
+def kept_tree(ref: str) -> Path:
+    """A worktree of ``ref`` in ``runs/refs/`` (made the first time, kept after)."""
+    path = ROOT / "runs" / "refs" / ref.replace("/", "_")
+    if not path.exists():
+        found = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
+            capture_output=True,
+        )
+        if found.returncode != 0:
+            raise ValueError(f"git knows no commit {ref!r} in {ROOT}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(path), ref],
+            check=True,
+        )
+    return path
+
+
+def participant(ref: str, bot: str, words: list[str]) -> str:
+    """A ``vvw tournament`` participant playing ``bot`` (with its options ``words``) as the
+    tree of ``ref`` has it."""
+    tree = kept_tree(ref)
+    package = "vvw" if (tree / "vvw" / "commands" / "agent.py").exists() else "server"
+    command = [
+        "env",
+        f"PYTHONPATH={tree}",
+        sys.executable,
+        "-P",
+        "-m",
+        package,
+        "agent",
+        bot,
+        "{host}",
+        "{port}",
+        *words,
+    ]
+    text = " ".join(word if word in ("{host}", "{port}") else shlex.quote(word) for word in command)
+    return f'name={bot}@{ref} cmd="{text}"'
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.versions",
+        description="Print a vvw tournament participant that plays an old version's bot.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    play = commands.add_parser("participant", help="a participant playing REF's BOT")
+    play.add_argument("ref", help="a git ref: b65a12a, main, HEAD~3")
+    play.add_argument("bot", help="a built-in bot of that version")
+    play.add_argument("words", nargs=argparse.REMAINDER, help="the bot's options")
+    args = parser.parse_args(argv)
+    try:
+        print(participant(args.ref, args.bot, args.words))
+    except ValueError as error:
+        parser.error(str(error))
+
+
+if __name__ == "__main__":
+    main()

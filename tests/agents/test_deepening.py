@@ -175,3 +175,20 @@ def test_a_reference_bot_reports_its_search_as_the_search_bots_do(bot: str) -> N
     agent.choose_ply(CROSSING, time.monotonic() + 10)
     assert agent.last_stats is not None
     assert agent.last_stats.depth == 2 and agent.last_stats.nodes > 0
+
+
+@pytest.mark.parametrize("bot", SEARCH_BOTS)
+def test_a_leaf_is_valued_once_and_the_kept_values_are_bounded(bot: str, monkeypatch) -> None:
+    from agents import deepening
+
+    agent = search_bot(bot)
+    agent.new_game(VAMPIRES, CROSSING)
+    calls = []
+    valued = agent.leaf_value  # type: ignore[attr-defined]
+    monkeypatch.setattr(agent, "leaf_value", lambda state: calls.append(state) or valued(state))
+    first = agent.leaf(CROSSING, 1)  # type: ignore[attr-defined]
+    assert agent.leaf(CROSSING, 1) == first and len(calls) == 1  # type: ignore[attr-defined]
+    monkeypatch.setattr(deepening, "LEAF_ENTRIES", 3)
+    for key in range(2, 10):
+        agent.leaf(CROSSING, key)  # type: ignore[attr-defined]
+    assert len(agent.leaves) <= 3  # type: ignore[attr-defined]

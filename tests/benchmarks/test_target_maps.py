@@ -1,7 +1,15 @@
 """The generated maps the strength targets are measured on."""
 
 from benchmarks.strength import playable
-from benchmarks.target_maps import MIN_START_DISTANCE, SIDES, main, target_maps
+from benchmarks.target_maps import (
+    BIG_MIN_HOUSE,
+    BIG_SIDES,
+    MIN_START_DISTANCE,
+    SIDES,
+    big_open_maps,
+    main,
+    target_maps,
+)
 from vvw.mapchoice import resolve_maps
 
 
@@ -15,5 +23,22 @@ def test_two_maps_of_each_size_with_starts_apart_and_conversions_that_never_stal
         wx, wy, _ = game_map.werewolves
         assert max(abs(vx - wx), abs(vy - wy)) >= MIN_START_DISTANCE
         assert playable(game_map)
-    main(["--per-size", "2"])
+    main(["--per-size", "2", "--big-per-size", "0"])
     assert capsys.readouterr().out.split() == names
+
+
+def test_big_open_maps_have_few_large_houses_and_starts_half_a_board_apart(capsys):
+    names = list(big_open_maps(2))
+    assert len(names) == 2 * len(BIG_SIDES)
+    for choice in resolve_maps(names):
+        game_map = choice.game_map
+        side = game_map.cols
+        assert side == game_map.rows and side in BIG_SIDES
+        assert len(game_map.humans) <= side // 3
+        assert min(house[2] for house in game_map.humans) >= BIG_MIN_HOUSE
+        vx, vy, _ = game_map.vampires
+        wx, wy, _ = game_map.werewolves
+        assert max(abs(vx - wx), abs(vy - wy)) >= side // 2
+        assert playable(game_map)
+    main([])  # the default set: two maps of each size, then one big open map of each
+    assert capsys.readouterr().out.split() == [*target_maps(2), *big_open_maps(1)]

@@ -1,0 +1,41 @@
+"""benchmarks.flips' letters and depths; benchmarks.versions' participant for an old ref."""
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks import versions
+from benchmarks.flips import depth_range, letters
+from engine import Move
+
+
+def test_each_distinct_ply_is_a_letter_in_order_of_first_appearance() -> None:
+    a, b, c = ((Move(0, 0, 1, 1, i),) for i in range(3))
+    assert letters([a, a, b, a, c]) == "AABAC"
+    assert letters([b, b]) == "AA"
+
+
+def test_depths_are_a_range_of_two_or_more() -> None:
+    assert depth_range("2-5") == [2, 3, 4, 5]
+    for text in ("3", "0-2", "5-2"):
+        with pytest.raises(ValueError, match="--depths"):
+            depth_range(text)
+
+
+@pytest.mark.parametrize(("layout", "package"), [("vvw", "vvw"), ("server", "server")])
+def test_an_old_refs_bot_is_a_tournament_participant_of_its_own_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: str, package: str
+) -> None:
+    if layout == "vvw":
+        (tmp_path / "vvw" / "commands").mkdir(parents=True)
+        (tmp_path / "vvw" / "commands" / "agent.py").write_text("")
+    monkeypatch.setattr(versions, "kept_tree", lambda ref: tmp_path)
+    text = versions.participant("b65a12a", "expectiminimax", ["--depth", "4"])
+    assert text.startswith('name=expectiminimax@b65a12a cmd="env PYTHONPATH=')
+    assert f' -P -m {package} agent expectiminimax {{host}} {{port}} --depth 4"' in text
+    assert str(tmp_path) in text
+
+
+def test_an_unknown_ref_is_refused_before_any_worktree_is_made() -> None:
+    with pytest.raises(ValueError, match="git knows no commit 'no-such-ref'"):
+        versions.kept_tree("no-such-ref")

@@ -31,7 +31,15 @@ import attrs
 
 from agents.candidates import candidate_plies
 from agents.deepening import Keyed, TableOptions, TableSearch
-from agents.evaluation import DRAW, WIN, evaluate, is_terminal_value, on_win_scale, root_bar
+from agents.evaluation import (
+    DRAW,
+    WIN,
+    evaluate,
+    is_terminal_value,
+    on_win_scale,
+    root_bar,
+    scored,
+)
 from agents.options import option
 from agents.search import NodeCache, battle_sides, bound_of, table_order
 from engine import GameState, Ply, end_of_game, expected_survivors, resolve_ply
@@ -136,9 +144,10 @@ class AlphaBetaAgent(TableSearch):
     def searched(self, child: Keyed, depth: int, alpha: float, beta: float) -> float:
         return self._ply_value(child, depth, alpha, beta)
 
-    def leaf_value(self, state: GameState) -> float:
+    def leaf_value(self, state: GameState, unfinished: bool = False) -> float:
         """A leaf's value for its side to move, on the scale of a won game."""
-        return on_win_scale(evaluate(state, state.to_move), state)
+        score, counts = scored(state, state.to_move, unfinished)
+        return on_win_scale(score, state, counts=counts)
 
     def _expand(self, state: GameState, key: int) -> Children:
         """The node's candidate plies and what they lead to, from the cache if it is there."""

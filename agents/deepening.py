@@ -308,6 +308,8 @@ class TableSearch(Deepening[Keyed]):
     def __init__(self, options: Any = None, **given: Any) -> None:
         super().__init__(options, **given)
         self.rules = self.options.rules
+        self._default_rules = self.rules == DEFAULT_RULES
+        """Whether a leaf the search found unfinished is so under the evaluation's rules."""
         self.species: Kind | None = None
         self.zobrist = Zobrist()
         self.table = TranspositionTable(self.options.table_mb)
@@ -322,15 +324,16 @@ class TableSearch(Deepening[Keyed]):
         :meth:`leaf_value`."""
         value = self.leaves.get(key)
         if value is None:
-            value = self.leaf_value(state)
+            value = self.leaf_value(state, self._default_rules)
             leaves = self.leaves
             if len(leaves) >= LEAF_ENTRIES:
                 leaves.clear()
             leaves[key] = value
         return value
 
-    def leaf_value(self, state: GameState) -> float:
-        """A leaf's value (the search's horizon), from the side searched for's view."""
+    def leaf_value(self, state: GameState, unfinished: bool = False) -> float:
+        """A leaf's value (the search's horizon), from the side searched for's view;
+        ``unfinished``: the game is known not to be over under the default rules."""
         raise NotImplementedError
 
     def outcomes(self, state: GameState, ply: Ply) -> list[tuple[float, GameState]]:

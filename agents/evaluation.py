@@ -86,6 +86,7 @@ def on_win_scale(
     species: Kind | None = None,
     ceiling: float = SCALE_CEILING,
     contempt: float = 0.0,
+    counts: "Census | None" = None,
 ) -> float:
     """A score in creatures, for ``species`` (by default ``state.to_move``), as a value on
     the scale of a won game, below it in size.
@@ -100,9 +101,11 @@ def on_win_scale(
     wins at the ply limit unless its side accepts one. :data:`ENDGAME_SHARE` of the value
     then comes from the material alone on a sharp scale, ``tanh(material /
     ENDGAME_SCALE)``: a level bot gains by a hunt that is likely to give it a lead, and a
-    leading one loses by a gamble, whatever the size of the armies.
+    leading one loses by a gamble, whatever the size of the armies. ``counts``: the board's
+    :func:`census` for ``species``, if the caller has it (:func:`scored` gives it).
     """
-    counts = census(state, state.to_move if species is None else species)
+    if counts is None:
+        counts = census(state, state.to_move if species is None else species)
     scale = max(SCALE_MIN, SCALE_SHARE * (counts.own + counts.other))
     return ceiling * WIN * sharpened(math.tanh(score / scale + contempt), counts)
 
@@ -170,35 +173,48 @@ def is_terminal_value(value: float) -> bool:
 
 def evaluate(state: GameState, species: Kind) -> float:
     """The value of ``state`` for ``species`` (see the module docstring); higher is better."""
-    end = end_of_game(state)
-    if end is not None:
-        if end.winner is None:
-            return DRAW
-        return WIN if end.winner == species else LOSS
+    return scored(state, species)[0]
+
+
+def scored(
+    state: GameState, species: Kind, unfinished: bool = False
+) -> tuple[float, Census | None]:
+    """:func:`evaluate`'s value and the board's :func:`census` for ``species`` (``None`` for
+    a finished game), in one pass over the board. ``unfinished``: the caller has found the
+    game not over under the default rules (a search's leaf), so that is not asked again."""
+    if not unfinished:
+        end = end_of_game(state)
+        if end is not None:
+            if end.winner is None:
+                return DRAW, None
+            return (WIN if end.winner == species else LOSS), None
     cols = state.cols
     own = int(species)
     mine: list[Group] = []
     theirs: list[Group] = []
     humans: list[Group] = []
+    own_total = other_total = 0
+    smallest_house = _FAR
     for pos, (kind, count) in state.contents.items():
         group = (pos % cols, pos // cols, count)
         if kind == own:
             mine.append(group)
+            own_total += count
         elif kind == HUMANS:
             humans.append(group)
+            if count < smallest_house:
+                smallest_house = count
         else:
             theirs.append(group)
-    own_total = sum(g[2] for g in mine)
-    other_total = sum(g[2] for g in theirs)
+            other_total += count
     score = float(own_total - other_total)
     my_move = state.to_move == species
     score += _human_term(humans, mine, theirs, my_move, max(state.rows, state.cols))
-    smallest_house = min((h for _, _, h in humans), default=_FAR)
     live = _houses_left(smallest_house, own_total, other_total)
     pull = THREAT_SHARE if live else HUNT_SHARE
     score += _threat_term(mine, theirs, humans, my_move, pull)
     score -= _threat_term(theirs, mine, humans, not my_move, pull)
-    return score
+    return score, Census(own_total, other_total, smallest_house)
 
 
 def _human_term(

@@ -30,7 +30,7 @@ import attrs
 from agents.candidates import candidate_plies
 from agents.deepening import Keyed, TableOptions, TableSearch
 from agents.endgame import endgame_ply
-from agents.evaluation import DRAW, LOSS, WIN, evaluate, on_win_scale, root_bar
+from agents.evaluation import DRAW, LOSS, WIN, on_win_scale, root_bar, scored
 from agents.options import option
 from agents.search import NodeCache, battle_sides, bound_of, table_order
 from engine import GameState, Kind, Ply, end_of_game, find_violation, ply_outcomes, resolve_ply
@@ -194,12 +194,13 @@ class ExpectiminimaxAgent(TableSearch):
 
     # -- analysis -----------------------------------------------------------------------
 
-    def leaf_value(self, state: GameState) -> float:
-        """A position's value at the search horizon, for the bot's species, in bounds."""
+    def leaf_value(self, state: GameState, unfinished: bool = False) -> float:
+        """A position's value at the search horizon, for the bot's species, in bounds
+        (``unfinished``: the game is known not to be over under the default rules)."""
         species = self._own_species()
-        score = evaluate(state, species)
+        score, counts = scored(state, species, unfinished)
         if abs(score) < WIN / 2:
-            score = on_win_scale(score, state, species, SQUASH_CEILING, self.contempt)
+            score = on_win_scale(score, state, species, SQUASH_CEILING, self.contempt, counts)
         return cautious(max(LOSS, min(WIN, score)), self.risk)
 
     def ply_value(self, state: GameState, ply: Ply, depth: int) -> float:

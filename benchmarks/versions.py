@@ -225,6 +225,8 @@ def participant(ref: str, bot: str, words: list[str]) -> str:
     tree of ``ref`` has it."""
     tree = kept_tree(ref)
     package = "vvw" if (tree / "vvw" / "commands" / "agent.py").exists() else "server"
+    if package == "server":
+        words = _as_o_options(words)
     command = [
         "env",
         f"PYTHONPATH={tree}",
@@ -240,6 +242,29 @@ def participant(ref: str, bot: str, words: list[str]) -> str:
     ]
     text = " ".join(word if word in ("{host}", "{port}") else shlex.quote(word) for word in command)
     return f'name={bot}@{ref} cmd="{text}"'
+
+
+AGENT_FLAGS = ("--time-budget", "--seed", "--name", "--games")
+"""Arguments of the old ``server agent`` itself; its bot's options were ``-o KEY=VALUE``."""
+
+
+def _as_o_options(words: list[str]) -> list[str]:
+    """``["--depth", "4", "--time-budget", "9"]`` → ``["-o", "depth=4", "--time-budget",
+    "9"]``: the bot's options as the command line before ``vvw/`` took them."""
+    result: list[str] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        name, equals, value = word.partition("=")
+        if word.startswith("--") and name not in AGENT_FLAGS:
+            if not equals and index + 1 < len(words):
+                index += 1
+                value = words[index]
+            result += ["-o", f"{name[2:].replace('-', '_')}={value}"]
+        else:
+            result.append(word)
+        index += 1
+    return result
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -185,7 +185,9 @@ def test_a_leaf_is_valued_once_and_the_kept_values_are_bounded(bot: str, monkeyp
     agent.new_game(VAMPIRES, CROSSING)
     calls = []
     valued = agent.leaf_value  # type: ignore[attr-defined]
-    monkeypatch.setattr(agent, "leaf_value", lambda state: calls.append(state) or valued(state))
+    monkeypatch.setattr(
+        agent, "leaf_value", lambda state, *rest: calls.append(state) or valued(state)
+    )
     first = agent.leaf(CROSSING, 1)  # type: ignore[attr-defined]
     assert agent.leaf(CROSSING, 1) == first and len(calls) == 1  # type: ignore[attr-defined]
     monkeypatch.setattr(deepening, "LEAF_ENTRIES", 3)

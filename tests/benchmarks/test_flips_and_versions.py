@@ -30,9 +30,13 @@ def test_an_old_refs_bot_is_a_tournament_participant_of_its_own_tree(
         (tmp_path / "vvw" / "commands").mkdir(parents=True)
         (tmp_path / "vvw" / "commands" / "agent.py").write_text("")
     monkeypatch.setattr(versions, "kept_tree", lambda ref: tmp_path)
-    text = versions.participant("b65a12a", "expectiminimax", ["--depth", "4"])
+    words = ["--depth", "4", "--time-budget", "9"]
+    text = versions.participant("b65a12a", "expectiminimax", words)
     assert text.startswith('name=expectiminimax@b65a12a cmd="env PYTHONPATH=')
-    assert f' -P -m {package} agent expectiminimax {{host}} {{port}} --depth 4"' in text
+    # Before vvw/, the old command line took a bot's options as -o KEY=VALUE only.
+    options = "--depth 4" if package == "vvw" else "-o depth=4"
+    command = f"-m {package} agent expectiminimax {{host}} {{port}} {options} --time-budget 9"
+    assert text.endswith(f'{command}"')
     assert str(tmp_path) in text
 
 

@@ -133,8 +133,53 @@ def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}s"
 
 
-def format_text(table: Standings) -> str:
-    """The standings as a user reads them at the end of a run (and from ``report``)."""
+PARTICIPANT_COLUMNS = (
+    "#",
+    "participant",
+    "games",
+    "W",
+    "D",
+    "L",
+    "score",
+    "Elo ± 95 %",
+    "LOS",
+    "abnormal",
+    "late",
+    "slowest",
+)
+"""The columns of the participants' table, as the terminal and the dashboard show it."""
+PAIR_COLUMNS = ("pair", "games", "W-D-L", "score", "Elo ± 95 %", "LOS", "pairs LL/LD/½/WD/WW")
+"""The columns of the pairs' table."""
+_Layout = tuple[tuple[int, str, int | None], ...]
+_PARTICIPANT_LAYOUT: _Layout = (
+    (0, ">", 2),
+    (2, "<", 24),
+    (1, ">", 5),
+    (1, ">", 4),
+    (1, ">", 4),
+    (1, ">", 4),
+    (1, ">", 6),
+    (2, ">", 16),
+    (1, ">", 6),
+    (1, ">", 8),
+    (1, ">", 5),
+    (1, ">", 7),
+)
+_PAIR_LAYOUT: _Layout = (
+    (0, "<", 40),
+    (1, ">", 5),
+    (1, ">", 11),
+    (1, ">", 6),
+    (2, ">", 16),
+    (1, ">", 6),
+    (2, "<", None),
+)
+"""In the terminal, each column's gap before it, its alignment and its width (a text
+aligned left is cut to it)."""
+
+
+def plan_text(table: Standings) -> str:
+    """``3 of 4 games played (round-robin, 1 map, 1 round, seed 5)``."""
     head = table.header
     maps = f"{len(head.maps)} map{'s' * (len(head.maps) != 1)}"
     if len(table.runs) > 1:
@@ -143,43 +188,84 @@ def format_text(table: Standings) -> str:
     else:
         plan = f"({head.format}, {maps}, {head.rounds} round{'s' * (head.rounds != 1)},"
         plan += f" seed {head.seed})"
-    lines = [
-        f"{table.played} of {head.games} games played {plan}",
-        "",
-        f"{'#':>2}  {'participant':<24} {'games':>5} {'W':>4} {'D':>4} {'L':>4} {'score':>6}"
-        f"  {'Elo ± 95 %':>16} {'LOS':>6} {'abnormal':>8} {'late':>5} {'slowest':>7}",
-    ]
-    for place, row in enumerate(table.participants, 1):
-        score = _percent(row.estimate.score) if row.games else "-"
-        lines.append(
-            f"{place:>2}  {row.name[:24]:<24} {row.games:>5} {row.wins:>4} {row.draws:>4}"
-            f" {row.losses:>4} {score:>6}  {row.estimate.format():>16} {_los(row.estimate):>6}"
-            f" {row.abnormal:>8} {row.late:>5} {_seconds(row.slowest):>7}"
+    return f"{table.played} of {head.games} games played {plan}"
+
+
+def participant_rows(table: Standings) -> list[tuple[str, ...]]:
+    """The participants' table, best first: one row of :data:`PARTICIPANT_COLUMNS` each."""
+    return [
+        (
+            str(place),
+            row.name,
+            str(row.games),
+            str(row.wins),
+            str(row.draws),
+            str(row.losses),
+            _percent(row.estimate.score) if row.games else "-",
+            row.estimate.format(),
+            _los(row.estimate),
+            str(row.abnormal),
+            str(row.late),
+            _seconds(row.slowest),
         )
+        for place, row in enumerate(table.participants, 1)
+    ]
+
+
+def pair_rows(table: Standings) -> list[tuple[str, ...]]:
+    """The pairs' table: one row of :data:`PAIR_COLUMNS` each."""
+    return [
+        (
+            f"{pair.name} vs {pair.opponent}",
+            str(pair.games),
+            f"{pair.wins}-{pair.draws}-{pair.losses}",
+            _percent(pair.estimate.score),
+            pair.estimate.format(),
+            _los(pair.estimate),
+            "/".join(str(n) for n in pair.pairs),
+        )
+        for pair in table.pairs
+    ]
+
+
+def abnormal_text(game: GameLine) -> str:
+    """``KEY on MAP: NAME loses by TERMINATION: REASON [where its files are]``."""
+    loser = game.loser()
+    who = f"{loser.name} loses" if loser else "no winner"
+    where = game.logs or game.transcript or "no files kept"
+    return f"{game.key} on {game.map}: {who} by {game.termination.value}: {game.reason} [{where}]"
+
+
+def _aligned(cells: tuple[str, ...], layout: _Layout) -> str:
+    line = ""
+    for cell, (gap, align, width) in zip(cells, layout, strict=True):
+        if width is None:
+            line += " " * gap + cell
+        else:
+            shown = cell[:width] if align == "<" else cell
+            line += " " * gap + f"{shown:{align}{width}}"
+    return line
+
+
+def format_text(table: Standings) -> str:
+    """The standings as a user reads them at the end of a run (and from ``report``)."""
+    lines = [
+        plan_text(table),
+        "",
+        _aligned(PARTICIPANT_COLUMNS, _PARTICIPANT_LAYOUT),
+        *(_aligned(row, _PARTICIPANT_LAYOUT) for row in participant_rows(table)),
+    ]
     if table.pairs:
         lines += [
             "",
-            f"{'pair':<40} {'games':>5} {'W-D-L':>11} {'score':>6}  {'Elo ± 95 %':>16}"
-            f" {'LOS':>6}  pairs LL/LD/½/WD/WW",
+            _aligned(PAIR_COLUMNS, _PAIR_LAYOUT),
+            *(_aligned(row, _PAIR_LAYOUT) for row in pair_rows(table)),
         ]
-        for pair in table.pairs:
-            label = f"{pair.name} vs {pair.opponent}"
-            wdl = f"{pair.wins}-{pair.draws}-{pair.losses}"
-            lines.append(
-                f"{label[:40]:<40} {pair.games:>5} {wdl:>11} {_percent(pair.estimate.score):>6}"
-                f"  {pair.estimate.format():>16} {_los(pair.estimate):>6}  "
-                + "/".join(str(n) for n in pair.pairs)
-            )
     if table.sprt is not None and table.llr is not None:
         lines += ["", table.sprt.describe(table.llr)]
     if table.abnormal:
         lines += ["", f"abnormal games ({len(table.abnormal)}):"]
-        for game in table.abnormal:
-            loser = game.loser()
-            who = f"{loser.name} loses" if loser else "no winner"
-            where = game.logs or game.transcript or "no files kept"
-            how = f"{game.termination.value}: {game.reason}"
-            lines.append(f"  {game.key} on {game.map}: {who} by {how} [{where}]")
+        lines += [f"  {abnormal_text(game)}" for game in table.abnormal]
     return "\n".join(lines)
 
 

@@ -332,7 +332,7 @@ async def test_serve_gives_the_live_view_each_game_s_lines_without_a_transcript_
             nursery.start_soon(FakeBot(stream, name, random_policy(seed)).run)
     [listed] = hub.game_list()
     assert listed["title"] == "game 1: alice vs bob"
-    events = hub.games["1"].builder.events
+    events = hub.games["1"].events
     assert events[0]["type"] == "start" and events[-1]["type"] == "result"
     assert events[-1]["plies"] == results[0].plies
 
@@ -400,7 +400,7 @@ async def test_the_proxy_shows_each_game_it_relays_in_the_live_view(tmp_path) ->
             await seated.wait()  # the relayed bot takes the vampires' seat, through the proxy
     [game] = hub.games.values()
     assert game.summary()["title"] == "bot 1, game 1: relayed vs ?"
-    events = game.builder.events
+    events = game.events
     assert events[0]["type"] == "start" and events[-1]["type"] == "result"
     [transcript] = tmp_path.glob("*relayed*.jsonl")
     assert events == view_events(read_transcript(transcript))
@@ -467,10 +467,10 @@ async def test_the_list_of_games_follows_every_ply_of_every_game(transcript) -> 
         other(line)  # a game the viewer does not watch: its line in the list moves all the same
     lines = [data for name, data in _drain(viewer) if name == "game"]
     plies = [line["plies"] for line in lines if not line["finished"]]
-    assert plies == sorted(plies) and plies[-1] == hub.games["2"].builder.plies
+    assert plies == sorted(plies) and plies[-1] == hub.games["2"].summary()["plies"]
     assert {line["id"] for line in lines} == {"2"}
     assert lines[-1]["finished"] and lines[-1]["status"].endswith(
-        f"after {hub.games['2'].builder.events[-1]['plies']} plies"
+        f"after {hub.games['2'].events[-1]['plies']} plies"
     )
     assert hub.game_list()[0]["plies"] == 0
     watched("")  # a line that is no record: logged, nothing shown
@@ -484,7 +484,7 @@ async def test_the_participants_names_are_shown_not_those_the_bots_send(transcri
         sink(line)
     [listed] = hub.game_list()
     assert listed["title"] == "game 1: slow vs tiny"
-    events = hub.games["1"].builder.events
+    events = hub.games["1"].events
     assert events[0]["names"] == {"vampires": "slow", "werewolves": "tiny"}
     assert not [event for event in events if event["type"] == "names"]
 
@@ -500,7 +500,7 @@ async def test_a_finished_command_tells_every_viewer_and_every_late_one(transcri
     assert _drain(viewer)[-1] == ("finished", {})
     snapshot, late = hub.subscribe(None)
     views = [data for name, data in snapshot if name == "view"]
-    assert views == hub.games["1"].builder.events and views[-1]["type"] == "result"
+    assert views == hub.games["1"].events and views[-1]["type"] == "result"
     assert snapshot[-1] == ("finished", {})
     with pytest.raises(trio.EndOfChannel):
         await late.receive.receive()
@@ -579,3 +579,37 @@ def test_a_match_shows_its_games_live_under_the_participants_names(tmp_path, mon
         "game 2 (testmap): tiny vs slow",
     ]
     assert all(game["finished"] for game in hub.game_list()) and hub.finished
+
+
+async def test_a_dashboard_viewer_follows_the_board_and_the_list_not_the_plies(transcript):
+    hub = LiveHub(tournament=True)
+    hub.show_board("<p>no game yet</p>")
+    snapshot, viewer = hub.subscribe(None, board=True)
+    assert snapshot == [("games", []), ("board", "<p>no game yet</p>")]
+    sink = hub.line_sink("1", "game 1")
+    for line in _lines(transcript):
+        sink(line)
+    hub.show_board("<p>one game</p>")
+    received = _drain(viewer)
+    assert {name for name, _ in received} == {"games", "game", "board"}
+    assert received[-1] == ("board", "<p>one game</p>")
+    hub.leave(viewer)
+
+
+async def test_the_view_serves_the_dashboard_and_each_kept_game_s_replay(transcript) -> None:
+    hub = LiveHub(tournament=True)
+    sink = hub.line_sink("7", "game 7")
+    for line in _lines(transcript):
+        sink(line)
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(serve_view, hub, 0)
+        assert b'id="move-list"' in await _get(port, "/", b"</html>")  # no board: a game
+        hub.show_board('<table id="standings"></table>')
+        dashboard = await _get(port, "/", b"</html>")
+        assert b'<table id="standings">' in dashboard and b"events?board=1" in dashboard
+        assert b'"live":true' in await _get(port, "/?game=7", b"</html>")  # one game's page
+        replay = (await _get(port, "/replay?game=7", b"</html>")).decode()
+        assert _embedded(replay)["events"] == view_events(read_transcript(transcript))
+        missing = await _get(port, "/replay?game=8", b"kept")
+        assert missing.startswith(b"HTTP/1.1 404") and b"game 8 is not kept here" in missing
+        nursery.cancel_scope.cancel()

@@ -6,6 +6,7 @@ Skipped, with the reason, where Playwright or Chromium is missing; ``.ci/run`` i
 import os
 import shutil
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +27,7 @@ from tests.vvw.test_view import (
 )
 from vvw.cli import main
 from vvw.ports import Listening
+from vvw.results import read_results
 from vvw.transcripts import read_transcript
 from vvw.view.live import LiveHub, live_view
 from vvw.view.model import view_events
@@ -434,12 +436,14 @@ def test_the_list_of_games_shows_the_ply_the_board_shows(browser, transcript) ->
             server.feed(lines[fed:upto], game="1")
             server.feed(lines[fed:upto], game="2")  # another game's plies meanwhile
             fed = upto
-            plies = server.hub.games["1"].builder.plies
+            plies = server.hub.games["1"].summary()["plies"]
             page.wait_for_function(f"({LISTED_PLIES})() === {plies}")
             assert page.text_content("#ply-count") == str(plies)
             assert page.text_content("#games li.current").endswith(f"playing, ply {plies}")
             other = page.locator('#games li[data-game="2"]')
-            assert other.get_attribute("data-plies") == str(server.hub.games["2"].builder.plies)
+            assert other.get_attribute("data-plies") == str(
+                server.hub.games["2"].summary()["plies"]
+            )
         page.close()
     finally:
         server.stop()
@@ -512,3 +516,141 @@ def test_a_headless_chromium_screenshot_of_the_live_page_finishes(transcript, tm
         server.stop()
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
     assert shot.stat().st_size > 5000
+
+
+ROOT = Path(__file__).resolve().parents[2]
+SLOW_BOT = (
+    f"{sys.executable} {ROOT / 'tests' / 'server' / 'bots' / 'bot.py'} late {{host}} {{port}}"
+)
+"""A bot that thinks a second before each ply: its games last while the test looks."""
+TABLE_ROWS = """table => [...table.querySelectorAll("tr")].map(
+    row => [...row.cells].map(cell => cell.textContent).join(" "))"""
+
+
+def _report_lines(results: Path) -> list[str]:
+    """The text tables of ``vvw tournament report``, one string per line, spaces collapsed."""
+    done = subprocess.run(
+        [sys.executable, "-m", "vvw", "tournament", "report", str(results)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return [" ".join(line.split()) for line in done.stdout.splitlines()]
+
+
+def _tables_shown(page) -> list[str]:
+    rows = page.eval_on_selector("#standings", TABLE_ROWS)
+    rows += page.eval_on_selector("#pairs", TABLE_ROWS)
+    return [" ".join(row.split()) for row in rows]
+
+
+def test_the_tournament_dashboard_shows_the_report_s_standings_and_each_game(
+    browser, tmp_path
+) -> None:
+    results = tmp_path / "results.jsonl"
+    command = [
+        sys.executable,
+        "-m",
+        "vvw",
+        "tournament",
+        "random",
+        "name=slow",
+        SLOW_BOT,
+        "--maps",
+        "testmap",
+        "--ply-limit",
+        "4",
+        "--seed",
+        "3",
+        "--results",
+        str(results),
+        "--keep-transcripts",
+        "--view",
+        "--view-port",
+        "0",
+    ]
+    tournament = subprocess.Popen(
+        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert tournament.stdout is not None
+        address = ""
+        for line in tournament.stdout:
+            if line.startswith("live view on "):
+                address = line.split()[-1]
+                break
+        assert address, tournament.stderr.read() if tournament.stderr else ""
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(address)
+        # A game in progress, listed with its ply as it goes.
+        page.wait_for_selector("#playing li a")
+        playing = page.locator("#playing li").first
+        assert playing.text_content().split(" — ")[1].startswith("playing, ply ")
+        # The first game's replay, under the participants' names, while the second plays.
+        page.wait_for_selector('#finished tr[data-game="1"] a')
+        replay = browser.new_page(viewport={"width": 1400, "height": 900})
+        replay.goto(address + page.get_attribute('#finished tr[data-game="1"] a', "href"))
+        replay.wait_for_selector("#move-list tbody tr")
+        names = (replay.text_content("#name-vampires"), replay.text_content("#name-werewolves"))
+        assert names == ("random", "slow")
+        assert "win" in replay.text_content("#result") or "draw" in replay.text_content("#result")
+        replay.close()
+        page.wait_for_function("document.body.dataset.finished === 'true'", timeout=120_000)
+        tournament.communicate(timeout=60)
+    finally:
+        if tournament.poll() is None:
+            tournament.kill()
+            tournament.wait()
+    assert tournament.returncode == 0
+    # The standings of the end, as the terminal's report has them.
+    report = _report_lines(results)
+    shown = _tables_shown(page)
+    assert len(shown) == 1 + 2 + 1 + 1  # heads and rows: 2 participants, 1 pair
+    assert all(row in report for row in shown)
+    assert page.text_content("#plan") == report[0]
+    _, games = read_results(results)
+    assert page.locator("#finished tbody tr").count() == len(games) == 2
+    page.close()
+
+
+def test_a_tournament_report_as_html_is_a_folder_of_pages(browser, tmp_path) -> None:
+    results = tmp_path / "results.jsonl"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path)
+        code = main(
+            [
+                "tournament",
+                "random",
+                "greedy",
+                "--maps",
+                "testmap",
+                "--ply-limit",
+                "6",
+                "--seed",
+                "4",
+                "--results",
+                str(results),
+                "--keep-transcripts",
+            ]
+        )
+        assert code == 0
+        assert main(["tournament", "report", str(results), "--html", "site"]) == 0
+    site = tmp_path / "site"
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto((site / "index.html").as_uri())
+    report = _report_lines(results)
+    shown = _tables_shown(page)
+    assert len(shown) == 5 and all(row in report for row in shown)
+    links = page.eval_on_selector_all(
+        "#finished a", "links => links.map(a => a.getAttribute('href'))"
+    )
+    _, games = read_results(results)
+    assert sorted(links) == sorted(f"games/{n}.html" for n in range(1, len(games) + 1))
+    assert {path.name for path in (site / "games").iterdir()} == {
+        link.split("/")[1] for link in links
+    }
+    page.click('#finished tr[data-game="1"] a')  # a relative link: the folder stands alone
+    page.wait_for_selector("#download:not([hidden])")
+    assert page.text_content("#name-vampires") == games[0].vampires.name
+    assert page.text_content("#ply-count") != "0"
+    page.close()

@@ -47,6 +47,7 @@ from vvw.schedule import FORMATS, ScheduledGame, schedule
 from vvw.seeds import fresh_seed
 from vvw.standings import Standings, format_text, standings, to_csv, to_json
 from vvw.stats import Sprt, parse_sprt
+from vvw.view.dashboard import FinishedGame, dashboard_body, write_report
 from vvw.view.live import LiveHub, showing
 from vvw.wording import plural
 
@@ -276,6 +277,13 @@ def _play(
     decided = sprt is not None and table.llr is not None and sprt.decision(table.llr) is not None
 
     hub = LiveHub(tournament=True) if args.view else None
+    numbers = {game.key: game.number for game in todo}
+    board = [FinishedGame(numbers.get(line.key, 0), line, None) for line in done]
+
+    def show_board() -> None:
+        """The dashboard of the live view, as the games stand."""
+        if hub is not None:
+            hub.show_board(dashboard_body(table, board, live=True))
 
     def watcher(game: ScheduledGame) -> EventSink | None:
         if hub is None:
@@ -284,6 +292,7 @@ def _play(
         return hub.listener(f"game {game.number} ({game.map.label})", names)
 
     async def main() -> None:
+        show_board()
         async with showing(
             hub, view_place(args), lambda at: print(f"live view on {at}", flush=True)
         ):
@@ -300,6 +309,10 @@ def _play(
                 played.append(line)
                 table = standings(header, played)
                 progress.finished(line, table)
+                replay = f"replay?game={game.number}"
+                kept = hub is not None and str(game.number) in hub.games
+                board.append(FinishedGame(game.number, line, replay if kept else None))
+                show_board()
                 if sprt is not None and table.llr is not None:
                     decided = sprt.decision(table.llr) is not None
 
@@ -321,17 +334,43 @@ def _play(
 
 
 def report(args: argparse.Namespace) -> int:
-    """``vvw tournament report FILE… [--csv | --json]``."""
+    """``vvw tournament report FILE… [--csv | --json | --html DIR]``."""
     runs = [(path, *read_results(path)) for path in args.files]
     header, games = combine_runs(runs)
     table: Standings = standings(header, games, tuple(h for _, h, _ in runs))
-    if args.csv:
+    if args.html is not None:
+        files = [path for path, _, lines in runs for _ in lines]  # each game's results file
+        first: dict[str, tuple[GameLine, Path]] = {}  # a game given twice: its first line
+        for line, path in zip(games, files, strict=True):
+            first.setdefault(line.key, (line, path))
+        shown = [(line, kept_transcript(line, path)) for line, path in first.values()]
+        replays, problems = write_report(args.html, table, shown)
+        for problem in problems:
+            print(f"vvw tournament report: cannot show {problem}", file=sys.stderr)
+        games_shown = plural(table.played, "game")
+        print(f"{args.html / 'index.html'}: {games_shown}, {plural(replays, 'replay')}")
+    elif args.csv:
         sys.stdout.write(to_csv(table))
     elif args.json:
         print(json.dumps(to_json(table), indent=1))
     else:
         print(format_text(table))
     return 0
+
+
+def kept_transcript(line: GameLine, results: Path) -> Path | None:
+    """The game's kept transcript, if it is still there: where the line says (from the
+    folder the run was started in), or under the results file's folder."""
+    if line.transcript is None:
+        return None
+    given = Path(line.transcript)
+    if given.is_file():
+        return given
+    for start in range(1, len(given.parts)):
+        found = results.parent.joinpath(*given.parts[start:])
+        if found.is_file():
+            return found
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -462,4 +501,12 @@ def register_report(tournament: CommandParser) -> None:
     form = parser.add_mutually_exclusive_group()
     form.add_argument("--csv", action="store_true", help="the tables as CSV")
     form.add_argument("--json", action="store_true", help="the tables as JSON")
+    form.add_argument(
+        "--html",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write the dashboard to DIR: index.html (the tables, every game) and one replay"
+        " page per kept transcript; a folder to put on any web server",
+    )
     parser.set_defaults(func=report)

@@ -8,13 +8,14 @@ mounts :func:`view_handler` among its own pages); :func:`live_view` runs it for 
 and tells every page when the command ends:
 
 - ``GET /`` the page (``?game=ID`` for one game; without it, the latest game, followed
-  from one game to the next);
+  from one game to the next), or a tournament's dashboard (:mod:`vvw.view.dashboard`)
+  when the command shows one and no game is asked for;
 - ``GET /events[?game=ID]`` the event stream: first the list of games and the game so far,
   then each event as it happens: ``view`` (the game's own), ``game`` (one game's line in
   the list, at each of its plies), ``games`` (the whole list, when a game is added or
   forgotten), and ``finished`` once the command has ended (the stream then ends; the page
-  stays);
-- ``GET /games`` the list as JSON.
+  stays); ``?board=1`` the dashboard's: the list, and ``board`` (its new body);
+- ``GET /games`` the list as JSON; ``GET /replay?game=ID`` a kept game's replay page.
 
 The page opens its event stream once it has loaded, so nothing holds its ``load`` event
 (a headless ``chromium --screenshot`` of it finishes).
@@ -27,16 +28,18 @@ it stands). A viewer that goes away costs the game nothing.
 import contextlib
 import json
 import logging
+import zlib
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 import attrs
 import trio
 
-from protocol.transcript import TranscriptError, parse_line
+from protocol.transcript import Record, TranscriptError, parse_line
 from server.events import EventSink, GameBegun, GameEnded, ServerEvent, TranscriptLine
 from vvw.ports import Listening, start_listening
-from vvw.view.model import ViewBuilder
+from vvw.view.dashboard import dashboard_page
+from vvw.view.model import ViewBuilder, ViewEvent
 from vvw.view.page import page
 from vvw.web import Exchange, Handler, serve_http
 
@@ -53,25 +56,55 @@ Item = tuple[str, Any]
 
 @attrs.define(eq=False)
 class _Viewer:
-    """One event stream: its queue, and the game it follows (``None``: the latest)."""
+    """One event stream: its queue, and the game it follows (``None``: the latest; none
+    for a dashboard, which follows the list of games and the board)."""
 
     send: trio.MemorySendChannel[Item]
     receive: trio.MemoryReceiveChannel[Item]
     game: str | None
+    board: bool = False
 
 
 @attrs.define(eq=False)
 class LiveGame:
-    """One game's view events so far, and how it is listed."""
+    """One game's view events so far, and how it is listed. A finished game keeps its
+    events compressed (a tournament's hundreds of games stay small)."""
 
     id: str
     label: str
     builder: ViewBuilder = attrs.field(factory=ViewBuilder)
     lines: int = 0
+    _packed: bytes | None = None
+    _final: dict[str, Any] | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self._packed is not None
+
+    @property
+    def events(self) -> list[ViewEvent]:
+        """Every view event of the game so far."""
+        if self._packed is None:
+            return self.builder.events
+        events: list[ViewEvent] = json.loads(zlib.decompress(self._packed))
+        return events
+
+    def feed(self, record: Record) -> list[ViewEvent]:
+        """The view events of the game's next record (none once the game is over)."""
+        if self._packed is not None:
+            return []
+        made = self.builder.feed(record)
+        if self.builder.finished:
+            self._final = self.summary()
+            self._packed = zlib.compress(json.dumps(self.builder.events).encode())
+            self.builder = ViewBuilder()
+        return made
 
     def summary(self) -> dict[str, Any]:
         """The game's line in the list of games: its players (the participants' names when
         the command knows them), its plies so far, its state."""
+        if self._final is not None:
+            return self._final
         names = self.builder.names
         vampires, werewolves = names.get("vampires", "?"), names.get("werewolves", "?")
         plies = self.builder.plies
@@ -103,6 +136,9 @@ class LiveHub:
         self._latest: str | None = None
         self._left = trio.lowlevel.ParkingLot()
         """Where :meth:`close` waits for the viewers to go."""
+        self.board: str | None = None
+        """The dashboard's body (HTML, :mod:`vvw.view.dashboard`), if the command has one:
+        ``/`` shows it, each game one click away."""
 
     def line_sink(
         self, game_id: str, label: str, names: Mapping[str, str] | None = None
@@ -143,7 +179,7 @@ class LiveHub:
     def _forget_old_games(self) -> None:
         if self.keep is None:
             return
-        finished = [key for key, game in self.games.items() if game.builder.finished]
+        finished = [key for key, game in self.games.items() if game.finished]
         for key in finished[: max(0, len(finished) - self.keep)]:
             del self.games[key]
 
@@ -154,9 +190,11 @@ class LiveHub:
         except TranscriptError as error:  # our own writer's line: a bug, not the game's end
             log.warning("live view: game %s: %s", game.id, error)
             return
-        made = game.builder.feed(record)
+        made = game.feed(record)
         for event in made:
             for viewer in list(self._viewers):
+                if viewer.board:
+                    continue
                 if viewer.game == game.id or (viewer.game is None and self._latest == game.id):
                     self._offer(viewer, ("view", event))
         if made:  # a ply, a result, names: the game's line in the list changed
@@ -176,23 +214,34 @@ class LiveHub:
         for viewer in list(self._viewers):
             self._offer(viewer, item)
 
+    def show_board(self, body: str) -> None:
+        """The dashboard's new body, shown to every dashboard open."""
+        self.board = body
+        for viewer in list(self._viewers):
+            if viewer.board:
+                self._offer(viewer, ("board", body))
+
     def game_list(self) -> list[dict[str, Any]]:
         """Every game, newest last."""
         return [game.summary() for game in self.games.values()]
 
-    def subscribe(self, game_id: str | None) -> tuple[list[Item], _Viewer]:
-        """A new viewer of ``game_id`` (``None``: the latest game, and the next ones).
+    def subscribe(self, game_id: str | None, board: bool = False) -> tuple[list[Item], _Viewer]:
+        """A new viewer of ``game_id`` (``None``: the latest game, and the next ones), or of
+        the dashboard (``board``).
 
-        Returns what it must see first (the list of games, the game so far, and
-        ``finished`` if the command has ended) and the viewer, whose ``receive`` channel
-        then follows (closed at once when the command has ended); :meth:`leave` when it goes.
+        Returns what it must see first (the list of games, the game so far or the board,
+        and ``finished`` if the command has ended) and the viewer, whose ``receive``
+        channel then follows (closed at once when the command has ended); :meth:`leave`
+        when it goes.
         """
         snapshot: list[Item] = [("games", self.game_list())]
-        shown = self.games.get(game_id or self._latest or "")
+        shown = None if board else self.games.get(game_id or self._latest or "")
         if shown is not None:
-            snapshot.extend(("view", event) for event in shown.builder.events)
+            snapshot.extend(("view", event) for event in shown.events)
+        if board and self.board is not None:
+            snapshot.append(("board", self.board))
         send, receive = trio.open_memory_channel[Item](QUEUE)
-        viewer = _Viewer(send, receive, game_id)
+        viewer = _Viewer(send, receive, game_id, board)
         if self.finished:
             snapshot.append(("finished", {}))
             send.close()
@@ -230,9 +279,11 @@ def _sse(name: str, data: Any) -> bytes:
     return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
 
 
-async def _stream_events(exchange: Exchange, hub: LiveHub, game_id: str | None) -> None:
+async def _stream_events(
+    exchange: Exchange, hub: LiveHub, game_id: str | None, board: bool
+) -> None:
     await exchange.stream("text/event-stream")
-    snapshot, viewer = hub.subscribe(game_id)
+    snapshot, viewer = hub.subscribe(game_id, board)
     try:
         for name, data in snapshot:
             await exchange.send(_sse(name, data))
@@ -244,20 +295,32 @@ async def _stream_events(exchange: Exchange, hub: LiveHub, game_id: str | None) 
 
 
 def view_handler(hub: LiveHub) -> Handler:
-    """The live view's pages: ``/`` (the page), ``/events`` (the event stream), ``/games``
-    (the list of games). Paths are relative to where the handler is mounted (the page asks
+    """The live view's pages: ``/`` (the page; the dashboard if the hub has one and no
+    game is asked for), ``/events`` (the event stream; ``?board=1`` the dashboard's),
+    ``/games`` (the list of games), ``/replay?game=ID`` (a game's replay page, as far as
+    it has been played). Paths are relative to where the handler is mounted (a page asks
     for ``events`` beside itself)."""
 
     async def handle(exchange: Exchange) -> None:
         path, game = exchange.request.path, exchange.request.parameter("game")
-        if path == "/":
+        if path == "/" and game is None and hub.board is not None:
+            body = dashboard_page(hub.board, live=True).encode()
+            await exchange.respond(200, "text/html; charset=utf-8", body)
+        elif path == "/":
             body = page({"live": True, "tournament": hub.tournament}).encode()
             await exchange.respond(200, "text/html; charset=utf-8", body)
         elif path == "/events":
-            await _stream_events(exchange, hub, game)
+            board = exchange.request.parameter("board") is not None
+            await _stream_events(exchange, hub, game, board)
         elif path == "/games":
             body = json.dumps(hub.game_list()).encode()
             await exchange.respond(200, "application/json", body)
+        elif path == "/replay" and game in hub.games:
+            body = page({"events": hub.games[game].events}).encode()
+            await exchange.respond(200, "text/html; charset=utf-8", body)
+        elif path == "/replay":
+            why = f"game {game} is not kept here\n" if game else "which game? (?game=N)\n"
+            await exchange.respond(404, "text/plain; charset=utf-8", why.encode())
         else:
             await exchange.respond(404, "text/plain", b"not found\n")
 

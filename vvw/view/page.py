@@ -3,6 +3,7 @@
 import base64
 import gzip
 import json
+from collections.abc import Mapping
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -27,11 +28,14 @@ def page(config: dict[str, Any]) -> str:
     return template.replace(PLACEHOLDER, data, 1)
 
 
-def replay_page(transcript: Path) -> tuple[str, list[ViewEvent]]:
+def replay_page(
+    transcript: Path, names: Mapping[str, str] | None = None
+) -> tuple[str, list[ViewEvent]]:
     """The replay page of ``transcript`` (the file embedded, to download from the page) and
-    its view events. ``TranscriptError`` when the file is not a transcript or holds no
-    board to draw, ``OSError`` when it cannot be read."""
-    events = view_events(read_transcript(transcript))
+    its view events; ``names``: the players' names to show (a tournament's participants,
+    see :class:`~vvw.view.model.ViewBuilder`). ``TranscriptError`` when the file is not a
+    transcript or holds no board to draw, ``OSError`` when it cannot be read."""
+    events = view_events(read_transcript(transcript), names)
     if not events or events[0]["type"] != "start":
         raise TranscriptError(f"{transcript}: no game to show (no MAP message in it)")
     packed = gzip.compress(transcript.read_bytes(), compresslevel=9, mtime=0)

@@ -1,0 +1,87 @@
+"""A tournament's dashboard without a browser: what it shows, escaped; the report as HTML."""
+
+from pathlib import Path
+
+from engine import Kind, Termination
+from vvw.cli import main
+from vvw.commands.tournament import kept_transcript
+from vvw.results import GameLine, Header, ResultsWriter, Side
+from vvw.standings import standings
+from vvw.view.dashboard import FinishedGame, dashboard_body, dashboard_page
+
+EVIL = "<img src=x onerror=alert(1)>"
+
+
+def _line(number: int, vampires: str, werewolves: str, **fields) -> GameLine:
+    return GameLine(
+        key=f"r1:m0:{vampires}:{werewolves}:{number}",
+        pair=f"r1:m0:{vampires}:{werewolves}",
+        round=1,
+        map="thetrap",
+        battle_seed=1,
+        vampires=Side(vampires, "x"),
+        werewolves=Side(werewolves, "y"),
+        **({"winner": Kind.VAMPIRES, "termination": Termination.ELIMINATION} | fields),
+    )
+
+
+def _header(names: tuple[str, str]) -> Header:
+    return Header(
+        participants=[(names[0], "x"), (names[1], "y")],
+        format="round-robin",
+        maps=["thetrap"],
+        rounds=1,
+        seed=1,
+        games=2,
+    )
+
+
+def test_the_dashboard_escapes_what_participants_and_games_say() -> None:
+    line = _line(
+        1,
+        EVIL,
+        "b",
+        winner=Kind.WEREWOLVES,
+        termination=Termination.PROTOCOL_ERROR,
+        reason=f'sent "{EVIL}"',
+    )
+    body = dashboard_body(standings(_header((EVIL, "b")), [line]), [FinishedGame(1, line, "r")])
+    html = dashboard_page(body, live=True)
+    assert "<img" not in html and html.count("&lt;img src=x onerror=alert(1)&gt;") >= 4
+
+
+def test_a_game_without_a_replay_says_so_and_the_latest_comes_first() -> None:
+    lines = [_line(1, "a", "b"), _line(2, "b", "a")]
+    finished = [FinishedGame(1, lines[0], None), FinishedGame(2, lines[1], "replay?game=2")]
+    body = dashboard_body(standings(_header(("a", "b")), lines), finished)
+    assert body.index('data-game="2"') < body.index('data-game="1"')
+    assert body.count("no transcript kept") == 1 and 'href="replay?game=2"' in body
+
+
+def test_a_report_finds_its_transcripts_from_any_folder(tmp_path, monkeypatch) -> None:
+    run = tmp_path / "runs" / "t"
+    (run / "r-games" / "00001").mkdir(parents=True)
+    kept = run / "r-games" / "00001" / "game.jsonl"
+    kept.write_text("")
+    line = _line(1, "a", "b", transcript="runs/t/r-games/00001/game.jsonl")
+    monkeypatch.chdir(tmp_path)  # where the run was started
+    assert kept_transcript(line, Path("runs/t/r.jsonl")) == Path("runs/t/r-games/00001/game.jsonl")
+    monkeypatch.chdir(run)  # somewhere else: found under the results file's folder
+    assert kept_transcript(line, Path("r.jsonl")).resolve() == kept.resolve()
+    assert kept_transcript(_line(2, "b", "a"), Path("r.jsonl")) is None  # none was kept
+
+
+def test_report_html_writes_the_index_and_says_what_it_could_not_show(tmp_path, capsys):
+    results = tmp_path / "r.jsonl"
+    writer = ResultsWriter(results, _header(("a", "b")))
+    writer.add(_line(1, "a", "b", transcript=str(tmp_path / "gone.jsonl")))
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("not a transcript\n")
+    writer.add(_line(2, "b", "a", transcript=str(broken)))
+    writer.close()
+    assert main(["tournament", "report", str(results), "--html", str(tmp_path / "site")]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() == f"{tmp_path / 'site' / 'index.html'}: 2 games, 0 replays"
+    assert err.startswith(f"vvw tournament report: cannot show game 2 (r1:m0:b:a:2): {broken}")
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert index.count("no transcript kept") == 2 and "<script" not in index

@@ -180,6 +180,10 @@ class AlphaBetaAgent(TableSearch):
         """The value of ``state`` (Zobrist key ``key``) for its side to move, searched
         ``depth`` plies deep."""
         self.clock.tick()
+        if depth <= 0:
+            known = self.leaves.get(key)  # a leaf valued before was not a finished game
+            if known is not None:
+                return known
         species = state.to_move
         end = end_of_game(state, self.rules)
         if end is not None:

@@ -278,6 +278,10 @@ class ExpectiminimaxAgent(TableSearch):
 
     def _search(self, state: GameState, key: int, depth: int, alpha: float, beta: float) -> float:
         self.clock.tick()
+        if depth <= 0:
+            known = self.leaves.get(key)  # a leaf valued before was not a finished game
+            if known is not None:
+                return known
         ending = end_of_game(state, self.rules)
         if ending is not None:
             species = self._own_species()

@@ -179,25 +179,18 @@ class AlphaBetaAgent(TableSearch):
     def _negamax(self, state: GameState, key: int, depth: int, alpha: float, beta: float) -> float:
         """The value of ``state`` (Zobrist key ``key``) for its side to move, searched
         ``depth`` plies deep."""
-        self.clock.tick()
-        if depth <= 0:
-            known = self.leaves.get(key)  # a leaf valued before was not a finished game
-            if known is not None:
-                return known
+        known = self.visit(key, depth)
+        if known is not None:
+            return known
         species = state.to_move
         end = end_of_game(state, self.rules)
         if end is not None:
             if end.winner is None:
                 return DRAW
             return WIN + depth if end.winner == species else -WIN - depth
-        if depth <= 0:
-            return self.leaf(state, key)
-        entry = self.table.get(key)
-        first: int | None = None
-        if entry is not None:
-            if entry.cutoff(depth, alpha, beta):
-                return entry.value
-            first = entry.best
+        answer, first = self.answered(state, key, depth, alpha, beta)
+        if answer is not None:
+            return answer
         children = self._expand(state, key)
         original_alpha = alpha
         best_value = -float("inf")

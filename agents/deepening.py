@@ -319,6 +319,28 @@ class TableSearch(Deepening[Keyed]):
         one side): kept from move to move while the side is the same, at most
         :data:`LEAF_ENTRIES` of them (then emptied)."""
 
+    def visit(self, key: int, depth: int) -> float | None:
+        """A node of key ``key`` with ``depth`` plies left is visited (the clock ticks, and
+        may stop the search): the value of a leaf valued before (it was no finished game),
+        or ``None``."""
+        self.clock.tick()
+        return self.leaves.get(key) if depth <= 0 else None
+
+    def answered(
+        self, state: GameState, key: int, depth: int, alpha: float, beta: float
+    ) -> tuple[float | None, int | None]:
+        """For an unfinished ``state`` (key ``key``) searched ``depth`` deep within (alpha,
+        beta): its value if it needs no search (a leaf, or a stored value that answers),
+        and the index of the best ply the table knows."""
+        if depth <= 0:
+            return self.leaf(state, key), None
+        entry = self.table.get(key)
+        if entry is None:
+            return None, None
+        if entry.cutoff(depth, alpha, beta):
+            return entry.value, entry.best
+        return None, entry.best
+
     def leaf(self, state: GameState, key: int) -> float:
         """The value of the leaf ``state`` (key ``key``), from :attr:`leaves` or
         :meth:`leaf_value`."""

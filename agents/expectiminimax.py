@@ -277,23 +277,16 @@ class ExpectiminimaxAgent(TableSearch):
         return total
 
     def _search(self, state: GameState, key: int, depth: int, alpha: float, beta: float) -> float:
-        self.clock.tick()
-        if depth <= 0:
-            known = self.leaves.get(key)  # a leaf valued before was not a finished game
-            if known is not None:
-                return known
+        known = self.visit(key, depth)
+        if known is not None:
+            return known
         ending = end_of_game(state, self.rules)
         if ending is not None:
             species = self._own_species()
             return cautious(terminal_value(ending.winner, state.ply, species), self.risk)
-        if depth <= 0:
-            return self.leaf(state, key)
-        entry = self.table.get(key)
-        first: int | None = None
-        if entry is not None:
-            if entry.cutoff(depth, alpha, beta):
-                return entry.value
-            first = entry.best
+        answer, first = self.answered(state, key, depth, alpha, beta)
+        if answer is not None:
+            return answer
         node = self._node(state, key)
         order = table_order(first, len(node.plies))
         maximising = state.to_move == self.species

@@ -4,5 +4,6 @@ print(
     "benchmarks: python -m benchmarks.engine | benchmarks.referee | benchmarks.agents"
     " | benchmarks.strength | benchmarks.memory"
     " | benchmarks.flips | benchmarks.versions"
-    " | benchmarks.cluster | benchmarks.target_maps | benchmarks.viewer   (each takes --help)"
+    " | benchmarks.cluster | benchmarks.target_maps | benchmarks.viewer | benchmarks.ladder"
+    "   (each takes --help)"
 )

@@ -12,7 +12,7 @@ computes them once per new game and passes them in.
 """
 
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 
 import attrs
 
@@ -116,7 +116,18 @@ def _tallies(games: Iterable[StoredGame]) -> dict[str, Tally]:
 
 
 def _tally(name: str, games: Iterable[StoredGame]) -> Tally:
-    return _tallies(games).get(name, Tally())
+    """``name``'s :class:`Tally` in ``games``."""
+    counts = Counter(game.score_of(name) for game in games if game.rated and name in game.names)
+    return Tally(counts[1.0], counts[0.5], counts[0.0])
+
+
+def map_ratings_of(snapshot: Snapshot) -> dict[str, dict[str, Rating]]:
+    """Every player's rating on each map, from that map's games alone, by map and name."""
+    labels = {game.map for game in snapshot.games if game.rated}
+    return {
+        label: ratings_of(snapshot, [game for game in snapshot.games if game.map == label])
+        for label in labels
+    }
 
 
 def leaderboard(
@@ -145,10 +156,16 @@ def leaderboard(
 
 
 def team_report(
-    snapshot: Snapshot, name: str, ratings: dict[str, Rating], online: Collection[str] = ()
+    snapshot: Snapshot,
+    name: str,
+    ratings: dict[str, Rating],
+    online: Collection[str] = (),
+    map_ratings: Mapping[str, dict[str, Rating]] | None = None,
 ) -> TeamReport | None:
     """The page of the player ``name`` (a team, removed or not, or a built-in bot);
-    ``None`` if there is none. ``ratings`` are :func:`ratings_of` the snapshot."""
+    ``None`` if there is none. ``ratings`` are :func:`ratings_of` the snapshot, and
+    ``map_ratings`` its :func:`map_ratings_of` (computed here if not given: a caller
+    that shows many teams' pages computes them once)."""
     everyone = {
         standing.player.name: standing for standing in leaderboard(snapshot, ratings, online)
     }
@@ -161,16 +178,12 @@ def team_report(
     if standing is None:
         return None
     mine = [game for game in snapshot.games if name in game.names]
+    if map_ratings is None:
+        map_ratings = map_ratings_of(snapshot)
     by_map = []
     for label in sorted({game.map for game in mine if game.rated}, key=str.casefold):
-        on_map = [game for game in snapshot.games if game.map == label]
-        by_map.append(
-            MapLine(
-                label,
-                ratings_of(snapshot, on_map)[name],
-                _tally(name, on_map),
-            )
-        )
+        on_map = [game for game in mine if game.map == label]
+        by_map.append(MapLine(label, map_ratings[label][name], _tally(name, on_map)))
     by_opponent = []
     for opponent in sorted({g.opponent_of(name) for g in mine if g.rated}, key=str.casefold):
         between = [g for g in mine if g.opponent_of(name) == opponent]

@@ -8,14 +8,16 @@
   its transcript (JSON Lines, as plain text);
 - ``/live/`` the live view of the games in progress (:func:`vvw.view.live.view_handler`).
 
-It never slows a game: a page is made in a worker thread (one at a time, on a connection
-to the ladder's file of its own, which never waits for a game being written nor holds one
-up), and kept for :data:`PAGE_AGE` seconds unless the ladder changed meanwhile, so a
-crowd polling the leaderboard costs one page now and then. The ladder's own pages carry
-no script, and a policy that forbids any (a defence beside the escaping of every text).
+It never slows a game. Pages are made in a worker thread, one at a time, on a connection
+to the ladder's file of the thread's own (which never waits for a game being written nor
+holds one up). What they show is read once per *moment* (:class:`Moment`: the games and
+players, the ratings overall and on each map), a moment lasting at least :data:`FRESH`
+seconds, and up to :data:`STALE` while the ladder does not change; each page is made at
+most once a moment, however many browsers ask for it at once. A class polling the pages
+every second so costs a few pages every few seconds. The ladder's own pages carry no
+script, and a policy that forbids any (a defence beside the escaping of every text).
 """
 
-import functools
 import re
 import threading
 import time
@@ -31,17 +33,21 @@ from protocol.transcript import TranscriptError
 from vvw.ladder.pages import games_page, leaderboard_page, not_found_page, team_page
 from vvw.ladder.ratings import Rating
 from vvw.ladder.store import GameStatus, LadderReader, Snapshot
-from vvw.ladder.tables import leaderboard, ratings_of, team_report
+from vvw.ladder.tables import leaderboard, map_ratings_of, ratings_of, team_report
 from vvw.view.live import LiveHub, view_handler
 from vvw.view.page import replay_page
 from vvw.web import Exchange, Headers
 
-PAGE_AGE = 5.0
-"""Seconds a page is kept while the ladder does not change ("5 min ago" stays true)."""
+FRESH = 2.0
+"""Seconds a moment is shown at least, whatever happens meanwhile."""
+STALE = 10.0
+"""Seconds a moment is shown at most while the ladder does not change ("5 min ago")."""
 LATEST_GAMES = 100
-"""Games the latest games' page lists."""
+"""Games the games' page lists."""
 REPLAYS = 16
 """Replays kept made (the latest asked for)."""
+PAGES = 1000
+"""Pages kept made at most (team pages are asked for by any name)."""
 HTML = "text/html; charset=utf-8"
 OWN_PAGES: Headers = (
     ("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'"),
@@ -61,19 +67,22 @@ class Page:
     headers: Headers = OWN_PAGES
 
 
-class _Ratings:
-    """The ratings of a snapshot's games, computed again only when games have ended."""
+@attrs.frozen(eq=False)
+class Moment:
+    """What the pages show, as read at one moment."""
 
-    def __init__(self) -> None:
-        self._key: tuple[int, int] | None = None
-        self._ratings: dict[str, Rating] = {}
+    version: int
+    """The server's count of changes when it was read."""
+    taken: float
+    """When it was read (the pages' clock, ``time.monotonic()``)."""
+    snapshot: Snapshot
+    ratings: dict[str, Rating]
+    map_ratings: dict[str, dict[str, Rating]]
+    online: frozenset[str]
 
-    def of(self, snapshot: Snapshot) -> dict[str, Rating]:
-        rated = [game for game in snapshot.games if game.rated]
-        key = (len(rated), rated[-1].id if rated else 0)
-        if key != self._key:
-            self._ratings, self._key = ratings_of(snapshot), key
-        return self._ratings
+
+def _not_found(what: str) -> Page:
+    return Page(404, HTML, not_found_page(what).encode())
 
 
 class LadderPages:
@@ -86,16 +95,22 @@ class LadderPages:
         hub: LiveHub,
         online: Callable[[], frozenset[str]] = frozenset,
         version: Callable[[], int] = lambda: 0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.path = path
         self._online = online
         self._version = version
+        self._clock = clock
         self._live = view_handler(hub)
-        self._made: dict[str, tuple[int, float, Page]] = {}
+        self._moment: Moment | None = None
+        self._made: dict[str, tuple[Moment, Page]] = {}
+        self._making: dict[str, trio.Event] = {}
+        """The pages being made, each set once made."""
+        self._reading: trio.Event | None = None
+        """Set once the moment being read is read."""
         self._replays: OrderedDict[int, Page] = OrderedDict()
-        self._ratings = _Ratings()
-        self._making = trio.CapacityLimiter(1)
-        self._lock = threading.Lock()
+        self._worker = trio.CapacityLimiter(1)
+        self._readers = threading.local()
 
     async def __call__(self, exchange: Exchange) -> None:
         path = exchange.request.path
@@ -110,67 +125,107 @@ class LadderPages:
         await exchange.respond(page.status, page.kind, page.body, page.headers)
 
     async def page(self, path: str) -> Page:
-        """The page at ``path``, made in a worker thread unless a fresh one is kept."""
-        version, now = self._version(), time.monotonic()
-        kept = self._made.get(path)
-        if kept is not None and kept[0] == version and now - kept[1] < PAGE_AGE:
-            return kept[2]
-        make = functools.partial(self._make, path, self._online())
-        page = await trio.to_thread.run_sync(make, limiter=self._making)
-        if page.status == 200 and not GAME_PATH.fullmatch(path):
-            if len(self._made) > 1000:  # team pages asked for by name: bounded
-                self._made.clear()
-            self._made[path] = (version, now, page)
-        return page
+        """The page at ``path``: the one made this moment, or made now in the worker (the
+        browsers asking for it meanwhile wait for that one)."""
+        while (making := self._making.get(path)) is not None:
+            await making.wait()
+        self._making[path] = done = trio.Event()
+        try:
+            moment = await self._current()
+            kept = self._made.get(path)
+            if kept is not None and kept[0] is moment:
+                return kept[1]
+            page = await trio.to_thread.run_sync(self._make, path, moment, limiter=self._worker)
+            if page.status == 200 and not GAME_PATH.fullmatch(path):
+                if len(self._made) >= PAGES:
+                    self._made.clear()
+                self._made[path] = (moment, page)
+            return page
+        finally:
+            del self._making[path]
+            done.set()
 
-    def _make(self, path: str, online: frozenset[str]) -> Page:
-        """The page at ``path`` (in a worker thread)."""
-        with LadderReader.open(self.path) as reader:
-            if (found := GAME_PATH.fullmatch(path)) is not None:
-                return self._game_file(reader, int(found[1]), found[2])
-            snapshot = reader.snapshot()
-        ratings = self._ratings.of(snapshot)
-        now = snapshot.taken
+    async def _current(self) -> Moment:
+        """The moment shown now: the last one while fresh, or while nothing changed."""
+        while self._reading is not None:
+            await self._reading.wait()
+        moment, version, now = self._moment, self._version(), self._clock()
+        if moment is not None and (
+            now - moment.taken < FRESH or (moment.version == version and now - moment.taken < STALE)
+        ):
+            return moment
+        self._reading = reading = trio.Event()
+        try:
+            online = self._online()
+            moment = await trio.to_thread.run_sync(
+                self._read, version, online, limiter=self._worker
+            )
+            self._moment = moment
+            return moment
+        finally:
+            self._reading = None
+            reading.set()
+
+    def _reader(self) -> LadderReader:
+        """The worker thread's own connection to the ladder."""
+        reader: LadderReader | None = getattr(self._readers, "reader", None)
+        if reader is None:
+            reader = self._readers.reader = LadderReader.open(self.path)
+        return reader
+
+    def _read(self, version: int, online: frozenset[str]) -> Moment:
+        """The ladder as it is now (in the worker)."""
+        snapshot = self._reader().snapshot()
+        previous = self._moment
+        rated = sum(game.rated for game in snapshot.games)
+        if previous is not None and rated == sum(g.rated for g in previous.snapshot.games):
+            ratings, map_ratings = previous.ratings, previous.map_ratings  # no game ended
+        else:
+            ratings, map_ratings = ratings_of(snapshot), map_ratings_of(snapshot)
+        return Moment(version, self._clock(), snapshot, ratings, map_ratings, online)
+
+    def _make(self, path: str, moment: Moment) -> Page:
+        """The page at ``path`` as of ``moment`` (in the worker)."""
+        if (found := GAME_PATH.fullmatch(path)) is not None:
+            return self._game_file(int(found[1]), found[2])
+        snapshot, ratings, now = moment.snapshot, moment.ratings, time.time()
         if path == "/":
-            body = leaderboard_page(leaderboard(snapshot, ratings, online), now)
+            body = leaderboard_page(leaderboard(snapshot, ratings, moment.online), now)
         elif path == "/games":
-            latest = list(reversed(snapshot.games[-LATEST_GAMES:]))
-            body = games_page(latest, now)
+            body = games_page(list(reversed(snapshot.games[-LATEST_GAMES:])), now)
         elif path.startswith("/teams/"):
-            report = team_report(snapshot, unquote(path.removeprefix("/teams/")), ratings, online)
+            name = unquote(path.removeprefix("/teams/"))
+            report = team_report(snapshot, name, ratings, moment.online, moment.map_ratings)
             if report is None:
-                return Page(404, HTML, not_found_page("No such team or bot").encode())
+                return _not_found("No such team or bot")
             body = team_page(report, now)
         else:
-            return Page(404, HTML, not_found_page("No such page").encode())
+            return _not_found("No such page")
         return Page(200, HTML, body.encode())
 
-    def _game_file(self, reader: LadderReader, number: int, what: str) -> Page:
-        """A game's replay or transcript."""
+    def _game_file(self, number: int, what: str) -> Page:
+        """A game's replay or transcript (in the worker)."""
+        reader = self._reader()
         try:
             game = reader.game(number)
         except ValueError:
-            game = None
-        if game is None or game.transcript is None:
-            return Page(404, HTML, not_found_page("No transcript for this game").encode())
+            return _not_found("No such game")
+        if game.transcript is None:
+            return _not_found("No transcript for this game (yet)")
         transcript = reader.transcripts / game.transcript
         if what == "transcript":
             try:
-                data = transcript.read_bytes()
+                return Page(200, "text/plain; charset=utf-8", transcript.read_bytes(), VIEWER_PAGES)
             except OSError:
-                return Page(404, HTML, not_found_page("The transcript is gone").encode())
-            return Page(200, "text/plain; charset=utf-8", data, VIEWER_PAGES)
-        with self._lock:
-            kept = self._replays.get(number)
-        if kept is not None:
+                return _not_found("The transcript is gone")
+        if (kept := self._replays.get(number)) is not None:
             return kept
         try:
             page = Page(200, HTML, replay_page(transcript)[0].encode(), VIEWER_PAGES)
         except (OSError, UnicodeDecodeError, TranscriptError):
-            return Page(404, HTML, not_found_page("The transcript cannot be shown").encode())
+            return _not_found("The transcript cannot be shown")
         if game.status is not GameStatus.PLAYING:
-            with self._lock:
-                self._replays[number] = page
-                while len(self._replays) > REPLAYS:
-                    self._replays.popitem(last=False)
+            self._replays[number] = page
+            while len(self._replays) > REPLAYS:
+                self._replays.popitem(last=False)
         return page

@@ -6,9 +6,9 @@ import trio
 from engine import Rules
 from server.settings import Settings
 from tests.helpers.http import get
-from tests.vvw.ladder.ladders import ended, ladder_settings, serving, team_bot
+from tests.vvw.ladder.ladders import ManualClock, ended, ladder_settings, serving, team_bot
 from vvw.ladder.store import LadderStore
-from vvw.ladder.web import LadderPages
+from vvw.ladder.web import FRESH, STALE, LadderPages
 from vvw.view.live import LiveHub
 from vvw.web import serve_http
 
@@ -61,19 +61,34 @@ async def test_the_pages_show_the_leaderboard_the_games_a_team_a_replay_and_a_tr
             nursery.cancel_scope.cancel()
 
 
-async def test_a_page_is_made_again_only_when_the_ladder_changed(ladder, monkeypatch):
+async def test_a_page_is_made_once_a_moment_however_many_ask_for_it(ladder, monkeypatch):
     store, _ = ladder
-    version = 0
-    pages = LadderPages(store.path, LiveHub(), version=lambda: version)
+    version, clock = 0, ManualClock(0.0)
+    pages = LadderPages(store.path, LiveHub(), version=lambda: version, clock=clock)
     made: list[str] = []
     make = LadderPages._make
 
-    def counting(self, path, online):
+    def counting(self, path, moment):
         made.append(path)
-        return make(self, path, online)
+        return make(self, path, moment)
 
     monkeypatch.setattr(LadderPages, "_make", counting)
-    first = await pages.page("/")
-    assert await pages.page("/") is first and made == ["/"]
-    version += 1
-    assert await pages.page("/") is not first and made == ["/", "/"]
+    got: list = []
+    async with trio.open_nursery() as browsers:
+        for _ in range(10):  # ten browsers at once: one page made
+            browsers.start_soon(lambda: _append(got, pages.page("/")))
+    assert made == ["/"] and all(page is got[0] for page in got)
+    version += 1  # the ladder changed, but the moment is still fresh
+    clock.advance(FRESH / 2)
+    assert await pages.page("/") is got[0] and made == ["/"]
+    clock.advance(FRESH)  # no longer fresh, and changed: read again
+    again = await pages.page("/")
+    assert again is not got[0] and made == ["/", "/"]
+    clock.advance(STALE - 1)  # nothing changed: kept up to STALE
+    assert await pages.page("/") is again
+    clock.advance(2)
+    assert await pages.page("/") is not again and made == ["/", "/", "/"]
+
+
+async def _append(got: list, page) -> None:
+    got.append(await page)

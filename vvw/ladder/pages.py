@@ -219,7 +219,7 @@ def _game_rows(games: Iterable[StoredGame], now: float) -> list[tuple[str, ...]]
             + _player(game.werewolves, Kind.WEREWOLVES),
             _result(game),
             _how(game),
-            str(game.plies),
+            "" if game.status is GameStatus.PLAYING else str(game.plies),
             _files(game),
         )
         for game in games

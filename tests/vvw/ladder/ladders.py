@@ -3,6 +3,7 @@ a ladder served in the test's own trio run and fake bots presenting a team's cre
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import Any
 
 import trio
 
@@ -88,12 +89,21 @@ def ended(count: int) -> Callable[[Heard], bool]:
 
 
 @asynccontextmanager
-async def serving(store: LadderStore, **options) -> AsyncIterator[tuple[int, Heard, LadderServer]]:
+async def serving(
+    store: LadderStore, also: Callable[[Any], None] | None = None, **options
+) -> AsyncIterator[tuple[int, Heard, LadderServer]]:
     """``store``'s ladder served on a free loopback port (pairing rounds every 50 ms);
-    its port, what it told, and the server. Stopped at the end of the block."""
+    its port, what it told (to ``also`` too), and the server. Stopped at the end of the
+    block."""
     heard = Heard()
     options.setdefault("pairing_interval", 0.05)
-    server = LadderServer(store, events=heard, **options)
+
+    def hear(event: Any) -> None:
+        heard(event)
+        if also is not None:
+            also(event)
+
+    server = LadderServer(store, events=hear, **options)
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.serve, "127.0.0.1", 0)
         yield port, heard, server

@@ -14,6 +14,7 @@ import pytest
 import trio
 
 from engine import Rules
+from server.events import GameBegun
 from server.settings import Settings
 from tests.server.fakes import random_policy, scripted
 from tests.vvw.ladder.ladders import ManualClock, ended, ladder_settings, serving, team_bot
@@ -27,7 +28,8 @@ HOSTILE = b"<script>document.title='owned'</script>"
 
 
 class _LadderThread:
-    """A ladder served in a trio run of its own thread, after its teams played 3 games."""
+    """A ladder served in a trio run of its own thread, after its teams played 3 games,
+    while two others play a slow one."""
 
     def __init__(self, folder: Path) -> None:
         self.path = folder / "ladder.db"
@@ -40,11 +42,13 @@ class _LadderThread:
     async def _main(self) -> None:
         settings = ladder_settings(seed=3, game=Settings(rules=Rules(max_plies=30)), patience=3600)
         with LadderStore.create(self.path, settings, ManualClock()) as self.store:
-            self.tokens = {team: self.store.add_team(team) for team in ("les-loups", "nosferatu")}
+            teams = ("les-loups", "nosferatu", "vlad", "garou")
+            self.tokens = {team: self.store.add_team(team) for team in teams}
             await self._play_then_serve()
 
     async def _play_then_serve(self) -> None:
-        async with serving(self.store) as (port, heard, server):
+        hub = LiveHub()
+        async with serving(self.store, hub.listener()) as (port, heard, server):
             with trio.fail_after(60):
                 async with trio.open_nursery() as bots:  # a normal pairing: both its games
                     for leg in (1, 2):
@@ -59,9 +63,10 @@ class _LadderThread:
                     )
                     await heard.until(ended(3))
             async with trio.open_nursery() as nursery:
-                pages = LadderPages(
-                    self.path, LiveHub(), lambda: server.online, lambda: server.version
-                )
+                for team in ("vlad", "garou"):  # a game that lasts: one move a second
+                    await team_bot(nursery, port, team, self.tokens[team], delay=1.0)
+                await heard.until(lambda heard: len(heard.of(GameBegun)) == 4)
+                pages = LadderPages(self.path, hub, lambda: server.online, lambda: server.version)
                 web = await nursery.start(
                     lambda task_status: serve_http(pages, 0, task_status=task_status)
                 )
@@ -134,5 +139,22 @@ def test_a_replay_link_opens_the_game_in_the_viewer(browser, ladder, tmp_path): 
     assert page.text_content("#ply") == page.text_content("#ply-count")
     assert "win" in page.text_content("#result") or "draw" in page.text_content("#result")
     page.screenshot(path=str(tmp_path / "replay.png"))
+    assert errors == []
+    page.close()
+
+
+def test_a_game_in_progress_is_watched_live_from_the_games_page(browser, ladder, tmp_path):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1200, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"http://127.0.0.1:{ladder.port}/games")
+    progress = page.locator("section", has_text="In progress")
+    assert "vlad" in progress.text_content() and "garou" in progress.text_content()
+    page.screenshot(path=str(tmp_path / "games.png"), full_page=True)
+    progress.locator("a", has_text="watch live").click()
+    page.wait_for_url("**/live/?game=4")
+    page.wait_for_function("Number(document.getElementById('ply-count').textContent) >= 1")
+    assert page.text_content("#result") == "game in progress"
+    page.screenshot(path=str(tmp_path / "live.png"))
     assert errors == []
     page.close()

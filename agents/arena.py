@@ -24,6 +24,7 @@ from engine import (
     OnTimeout,
     Rules,
     Termination,
+    Turn,
     as_ply,
 )
 from engine.game import DEFAULT_LIMITS
@@ -34,6 +35,7 @@ from engine.rules import DEFAULT_RULES
 log = logging.getLogger(__name__)
 
 StopWhen = Callable[[GameState], bool]
+OnTurn = Callable[[Turn], None]
 
 
 def play_game(
@@ -47,12 +49,14 @@ def play_game(
     stop_when: StopWhen | None = None,
     game_time: float = DEFAULT_LIMITS.game_time,
     on_timeout: OnTimeout = OnTimeout.SKIP,
+    on_turn: OnTurn | None = None,
 ) -> GameResult:
     """Play one game between ``vampires`` (moves first) and ``werewolves`` from ``start``.
 
     With ``stop_when``, the game stops (:attr:`Termination.ABORTED`, no winner) at the
     first position, before either bot is asked, for which it is true and the game is not
-    over: to measure one phase of a game, say.
+    over: to measure one phase of a game, say. ``on_turn`` is told each turn played (the
+    game analysis's benchmark keeps them).
     """
     game = new_game(
         vampires,
@@ -62,7 +66,7 @@ def play_game(
         rules=rules,
         seed=seed,
     )
-    return drive(game, vampires, werewolves, stop_when=stop_when)
+    return drive(game, vampires, werewolves, stop_when=stop_when, on_turn=on_turn)
 
 
 def new_game(
@@ -88,10 +92,15 @@ def new_game(
 
 
 def drive(
-    game: Game, vampires: Agent, werewolves: Agent, *, stop_when: StopWhen | None = None
+    game: Game,
+    vampires: Agent,
+    werewolves: Agent,
+    *,
+    stop_when: StopWhen | None = None,
+    on_turn: OnTurn | None = None,
 ) -> GameResult:
     """Play ``game`` to its end by asking the bots in turn; ``game.state`` is then the
-    final board. See :func:`play_game` for ``stop_when``."""
+    final board. See :func:`play_game` for ``stop_when`` and ``on_turn``."""
     agents = {VAMPIRES: vampires, WEREWOLVES: werewolves}
     for species, agent in agents.items():
         agent.new_game(species, game.state)
@@ -113,7 +122,9 @@ def drive(
         except MalformedPly as error:
             game.lose(species, Termination.ILLEGAL_PLY, f"malformed ply: {error}")
             break
-        game.reply(ply, answered - asked, answered - began)
+        turn = game.reply(ply, answered - asked, answered - began)
+        if turn is not None and on_turn is not None:
+            on_turn(turn)
     result = game.result
     assert result is not None
     log.info("%s", result.summary())

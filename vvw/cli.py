@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "log",
     "rules",
     "replay",
+    "analyse",
     "proxy",
     "tournament",
     "check_bot",

@@ -1,0 +1,257 @@
+"""How well the analysis's winning chances are calibrated, and the curve fitted again.
+
+    python -m benchmarks.calibration [--games 30] [--depth 4] [--jobs 2] [--move-time 0.1]
+        [--seed 1] [--fit] [--samples FILE]
+
+Plays ``--games`` games between different built-in bots in the in-process arena, cycling
+through pairings and maps, analyses each (``vvw analyse``'s analysis at ``--depth``), and
+compares every position's predicted expected score for the side to move with what that
+side scored in the end (a win 1, a draw ½, a loss 0):
+
+- a reliability table: positions bucketed by predicted score (ten points wide), and per
+  bucket the mean prediction and the mean score observed;
+- the Brier score (mean squared error) of the predictions, beside a baseline that knows
+  only the creature counts (a logistic curve of ``(own − other) / (own + other)``, fitted
+  on the very games it is scored on, which favours it).
+
+The default games are the *calibration set*: maps and seeds the shipped curve was not
+fitted on. ``--fit`` plays the *fitting set* instead (other maps, other seeds), fits the
+curve on it (:func:`vvw.analysis.chances.fit_curve`) and prints the constants to ship in
+:data:`vvw.analysis.chances.CURVE`. ``--samples FILE`` writes every position as a JSON
+line (game, ply, side, value, prediction, score, counts) as the games are analysed.
+"""
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from agents.arena import play_game
+from agents.registry import make_agent
+from engine import GameState, Termination, Turn
+from engine.ending import totals
+from engine.kinds import VAMPIRES
+from engine.mapfile import GameMap, load_map
+from engine.mapgen import generate_map
+from vvw.analysis.analysis import analyse_game, default_jobs
+from vvw.analysis.chances import CURVE, Curve, fit_curve, fit_logistic
+from vvw.analysis.game import game_from_turns
+from vvw.analysis.search import DEFAULT_DEPTH, Settings
+
+MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
+BOTS = ("expectiminimax", "alphabeta", "seed2025", "zcsn", "seed2019", "greedy")
+"""The bots that play, every ordered pair of two different ones in turn."""
+FIT_MAPS = ("thetrap", "testmap2", "gen-10x10", "gen:12x8:4", "gen:10x10:5")
+"""The maps of the fitting set."""
+CALIBRATION_MAPS = ("testmap", "testmap-5x9", "gen:14x10:5", "gen:9x9:4", "gen-20x15")
+"""The maps of the calibration set: none of the fitting set's."""
+FIT_SEED = 1_000_000
+"""Seeds of the fitting set's games start here (the calibration set's at ``--seed``)."""
+BUCKET = 10
+"""Points of predicted score per bucket of the reliability table."""
+ENOUGH = 30
+"""Positions from which a bucket is held to the goal."""
+GOAL = 10.0
+"""Points within which a bucket's mean score should be of its mean prediction."""
+
+
+@attrs.frozen
+class Sample:
+    """One position: its game, who moved, the prediction, the score made, the counts."""
+
+    game: int
+    ply: int
+    value: float | None
+    predicted: float
+    score: float
+    own: int
+    other: int
+
+    @property
+    def counts(self) -> float:
+        """The counts-only baseline's feature: ``(own − other) / (own + other)``."""
+        total = self.own + self.other
+        return (self.own - self.other) / total if total else 0.0
+
+
+def game_map(label: str, seed: int) -> GameMap:
+    """A map by name in ``maps/``, or ``gen:WxH:HOMES`` generated with ``seed``."""
+    if label.startswith("gen:"):
+        size, homes = label[4:].split(":")
+        width, height = (int(n) for n in size.split("x"))
+        return generate_map(width, height, int(homes), seed)
+    return load_map(MAPS_DIR / f"{label}.xml")
+
+
+def plan(games: int, maps: Sequence[str], seed: int) -> Iterator[tuple[int, str, str, str]]:
+    """``(seed, vampires, werewolves, map)`` of each game: pairs and maps cycled."""
+    pairs = [(a, b) for a in BOTS for b in BOTS if a != b]
+    for index in range(games):
+        vampires, werewolves = pairs[index % len(pairs)]
+        yield seed + index, vampires, werewolves, maps[index % len(maps)]
+
+
+def play_and_analyse(
+    seed: int, vampires: str, werewolves: str, label: str, args: argparse.Namespace
+) -> tuple[str, list[Sample]]:
+    """One game played and analysed: a line saying what happened, and its positions."""
+    chosen = game_map(label, seed)
+    start = chosen.initial_state()
+    turns: list[Turn] = []
+    result = play_game(
+        make_agent(vampires, seed=seed),
+        make_agent(werewolves, seed=seed),
+        chosen,
+        move_time=args.move_time,
+        seed=seed,
+        on_turn=turns.append,
+    )
+    line = f"{vampires} vs {werewolves} on {label}: {result.summary()}"
+    if result.termination not in (Termination.ELIMINATION, Termination.PLY_LIMIT):
+        return line + " (not counted)", []
+    game = game_from_turns(
+        start, turns, names=(vampires, werewolves), winner=result.winner, map_name=label
+    )
+    analysis = analyse_game(game, Settings(depth=args.depth), jobs=args.jobs)
+    samples = []
+    for turn in analysis.turns:
+        score = game.score(turn.side)
+        assert score is not None
+        own, other = _counts(turn.before, turn.side == VAMPIRES)
+        samples.append(Sample(seed, turn.number, turn.value, turn.score, score, own, other))
+    return line, samples
+
+
+def _counts(state: GameState, vampires: bool) -> tuple[int, int]:
+    v, w = totals(state)
+    return (v, w) if vampires else (w, v)
+
+
+def brier(pairs: Sequence[tuple[float, float]]) -> float:
+    """The mean squared error of ``(prediction, score)`` pairs."""
+    return sum((p - s) ** 2 for p, s in pairs) / len(pairs)
+
+
+def reliability(samples: Sequence[Sample]) -> list[tuple[int, int, float, float]]:
+    """``(bucket start, positions, mean predicted, mean observed)``, in points, per
+    non-empty bucket."""
+    rows = []
+    for start in range(0, 100, BUCKET):
+        inside = [
+            s
+            for s in samples
+            if start <= 100 * s.predicted < start + BUCKET
+            or (start + BUCKET == 100 and s.predicted == 1.0)
+        ]
+        if inside:
+            predicted = 100 * sum(s.predicted for s in inside) / len(inside)
+            observed = 100 * sum(s.score for s in inside) / len(inside)
+            rows.append((start, len(inside), predicted, observed))
+    return rows
+
+
+def report(samples: Sequence[Sample], games: int, seconds: float) -> None:
+    """The reliability table and the Brier scores, printed."""
+    print(f"\n{len(samples)} positions from {games} games ({seconds:.0f} s)")
+    print(f"{'predicted':>11} {'positions':>9} {'mean predicted':>15} {'observed':>9} {'off':>6}")
+    worst = 0.0
+    for start, count, predicted, observed in reliability(samples):
+        off = observed - predicted
+        flag = ""
+        if count >= ENOUGH:
+            worst = max(worst, abs(off))
+            flag = "" if abs(off) <= GOAL else "  over the goal"
+        else:
+            flag = "  (few)"
+        print(
+            f"{start:>4}–{start + BUCKET:<4}% {count:>9} {predicted:>15.1f} {observed:>9.1f}"
+            f" {off:>+6.1f}{flag}"
+        )
+    ours = brier([(s.predicted, s.score) for s in samples])
+    a, b = fit_logistic([(s.counts, s.score) for s in samples])
+    baseline = brier([(Curve(a, b).of_feature(s.counts), s.score) for s in samples])
+    print(f"\nworst bucket of {ENOUGH}+ positions: {worst:.1f} points off (goal: {GOAL:g})")
+    print(f"Brier score: analysis {ours:.4f}, counts-only baseline {baseline:.4f}")
+    print(f"  (the baseline's curve σ({a:.3f} + {b:.3f}·(own − other)/(own + other)),")
+    print("   fitted on these very games; a constant ½ scores 0.25)")
+
+
+def fit(samples: Sequence[Sample]) -> None:
+    """The curve fitted on ``samples``, printed as the constants to ship."""
+    curve = fit_curve([(s.value, s.score) for s in samples if s.value is not None])
+    print(
+        f"\nfitted on {len(samples)} positions: Curve(intercept={curve.intercept:.4f},"
+        f" slope={curve.slope:.4f})  (shipped: intercept={CURVE.intercept:.4f},"
+        f" slope={CURVE.slope:.4f})"
+    )
+    refit = [(curve(s.value) if s.value is not None else s.predicted, s.score) for s in samples]
+    shipped = brier([(s.predicted, s.score) for s in samples])
+    print(f"Brier score on these games: shipped curve {shipped:.4f}, fitted {brier(refit):.4f}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.calibration",
+        description=(__doc__ or "").split("\n\n")[0],
+    )
+    parser.add_argument("--games", type=int, default=30, help="games to play (default 30)")
+    parser.add_argument(
+        "--depth", type=int, default=DEFAULT_DEPTH, help=f"analysis depth (default {DEFAULT_DEPTH})"
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=default_jobs(), help="processes analysing a game"
+    )
+    parser.add_argument(
+        "--move-time", type=float, default=0.1, help="seconds per move in the games (0.1)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game (1)")
+    parser.add_argument(
+        "--fit", action="store_true", help="play the fitting set and fit the curve on it"
+    )
+    parser.add_argument("--samples", type=Path, help="write every position as a JSON line")
+    args = parser.parse_args(argv)
+    print("python -m benchmarks.calibration " + shlex.join(sys.argv[1:] if argv is None else argv))
+    maps = FIT_MAPS if args.fit else CALIBRATION_MAPS
+    seed = FIT_SEED + args.seed if args.fit else args.seed
+    samples: list[Sample] = []
+    began = time.monotonic()
+    out = args.samples.open("w") if args.samples else None
+    played = 0
+    try:
+        for index, (game_seed, vampires, werewolves, label) in enumerate(
+            plan(args.games, maps, seed), 1
+        ):
+            line, found = play_and_analyse(game_seed, vampires, werewolves, label, args)
+            played += bool(found)
+            samples += found
+            print(f"{index}/{args.games} {line} ({time.monotonic() - began:.0f} s)", flush=True)
+            if out is not None:
+                for sample in found:
+                    out.write(json.dumps(_jsonable(sample)) + "\n")
+                out.flush()
+    except KeyboardInterrupt:
+        print("stopped: the figures of the games analysed so far", flush=True)
+    finally:
+        if out is not None:
+            out.close()
+    if not samples:
+        print("no positions")
+        return 1
+    report(samples, played, time.monotonic() - began)
+    if args.fit:
+        fit(samples)
+    return 0
+
+
+def _jsonable(sample: Sample) -> dict[str, Any]:
+    return attrs.asdict(sample)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,215 @@
+"""Game analysis (``vvw analyse``): plies judged, luck weighed, the same every time."""
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from agents.expectiminimax import ExpectiminimaxAgent
+from engine import VAMPIRES, WEREWOLVES, GameState, Move, Turn, battle_outcomes
+from engine.kinds import HUMANS
+from tests.helpers.boards import board
+from vvw.analysis.analysis import analyse_game, analyse_turn
+from vvw.analysis.chances import CURVE, Curve, certainty_equivalent, fit_curve
+from vvw.analysis.game import PlayedTurn, game_from_records, game_from_turns
+from vvw.analysis.judging import Label, Thresholds, accuracy, ply_accuracy
+from vvw.analysis.search import PositionSearch, Settings
+from vvw.cli import main
+from vvw.transcripts import read_transcript
+
+GAMES = Path(__file__).resolve().parents[2] / "docs" / "games"
+SHORT_GAME = GAMES / "thetrap-seed2025-vs-expectiminimax.jsonl"
+
+WALK_INTO_KILL = board(
+    """
+    H4 .  H4 .  .  .
+    .  V5 .  .  .  .
+    .  .  .  .  .  .
+    .  .  .  W8 .  .
+    .  .  .  .  .  .
+    .  .  .  .  .  .
+    """
+)
+"""The vampires' 5 can take the houses beside them; stepping to (2,2) puts them next to
+the werewolves' 8, who kill them for sure (16 ≥ 15) and win."""
+
+
+def one_turn_game(before: GameState, ply: tuple[Move, ...], after: GameState):
+    turn = Turn(before.to_move, before.ply, ply, after)
+    return game_from_turns(before, [turn], names=("a", "b"), finished=False)
+
+
+def test_walking_into_a_certain_kill_is_a_blunder_and_the_engine_names_a_ply_that_does_not():
+    walk = (Move(1, 1, 5, 2, 2),)
+    after = GameState.from_cells(
+        6,
+        6,
+        {(0, 0): (HUMANS, 4), (2, 0): (HUMANS, 4), (2, 2): (VAMPIRES, 5), (3, 3): (WEREWOLVES, 8)},
+        1,
+    )
+    analysis = analyse_game(one_turn_game(WALK_INTO_KILL, walk, after))
+    (turn,) = analysis.turns
+    assert turn.after == 0.0  # the kill is within the horizon: a certain loss
+    assert turn.score > 0.3
+    assert analysis.label(turn) is Label.BLUNDER
+    assert turn.best != walk
+    (better,) = turn.best
+    assert max(abs(better.tx - 3), abs(better.ty - 3)) > 1  # not next to the werewolves
+    summary = analysis.summary(VAMPIRES)
+    assert summary.counts[Label.BLUNDER] == 1
+    assert summary.swings[0].turn is turn
+    assert "better (1,1)->" in summary.swings[0].text
+
+
+def test_a_lucky_battle_credits_its_exact_luck_to_the_side_that_won_it():
+    before = board("V8 W7 .")
+    strike = (Move(0, 0, 8, 1, 0),)
+    after = board(". V3 .", ply=1)  # the vampires won, 3 left: the werewolves are gone
+    analysis = analyse_game(one_turn_game(before, strike, after))
+    (battle,) = analysis.battles
+    # Every outcome ends the game: the vampires win if they win the battle with someone
+    # left (both gone: the werewolves win), so the expected score is that chance exactly.
+    outcomes = battle_outcomes(VAMPIRES, 8, WEREWOLVES, 7, exact=True)
+    chance = sum(o.probability for o in outcomes if o.winner == VAMPIRES and o.survivors)
+    assert isinstance(chance, Fraction)
+    assert battle.expected == pytest.approx(float(chance), abs=1e-12)
+    assert battle.happened == 1.0
+    assert battle.luck_for(VAMPIRES) == pytest.approx(1 - float(chance), abs=1e-12)
+    assert battle.luck_for(WEREWOLVES) == pytest.approx(float(chance) - 1, abs=1e-12)
+    assert (battle.attackers, battle.defenders, battle.won) == (8, 7, True)
+    assert round(100 * battle.win_probability) == 64
+    assert analysis.summary(VAMPIRES).luck == pytest.approx(100 * (1 - float(chance)))
+    assert analysis.summary(WEREWOLVES).luck == pytest.approx(-100 * (1 - float(chance)))
+    assert "8 against 7 at 64 %, won" in analysis.summary(VAMPIRES).sentence
+
+
+def test_an_unlucky_battle_of_two_costs_the_mover_the_share_of_each():
+    before = board(
+        """
+        .  W3 .  .
+        V4 .  .  .
+        .  .  .  .
+        V5 W4 .  .
+        """
+    )
+    both = (Move(0, 1, 4, 1, 0), Move(0, 3, 5, 1, 3))  # 4 against 3, 5 against 4
+    after = GameState.from_cells(4, 4, {(1, 0): (VAMPIRES, 2), (1, 3): (WEREWOLVES, 1)}, 1)
+    search = PositionSearch(Settings(depth=2))
+    turn = analyse_turn(search, PlayedTurn(1, VAMPIRES, before, both, after))
+    first, second = turn.battles
+    assert first.cell == (1, 0) and second.cell == (1, 3)
+    assert first.happened == second.expected  # the shares chain: they add up to the ply's
+    assert first.luck + second.luck == pytest.approx(second.happened - first.expected)
+
+
+def test_a_ply_the_candidate_generator_never_makes_is_judged():
+    state = WALK_INTO_KILL
+    odd = (Move(1, 1, 1, 0, 1), Move(1, 1, 1, 1, 2), Move(1, 1, 3, 2, 1))  # a three-way split
+    assert odd not in ExpectiminimaxAgent().plies(state)
+    search = PositionSearch()
+    after = GameState.from_cells(
+        6,
+        6,
+        {
+            (0, 0): (HUMANS, 4),
+            (2, 0): (HUMANS, 4),
+            (0, 1): (VAMPIRES, 1),
+            (1, 2): (VAMPIRES, 1),
+            (2, 1): (VAMPIRES, 3),
+            (3, 3): (WEREWOLVES, 8),
+        },
+        1,
+    )
+    turn = analyse_turn(search, PlayedTurn(1, VAMPIRES, state, odd, after))
+    assert turn.after is not None
+    assert turn.after == search.ply_score(state, odd, search.position(state))
+    assert turn.drop > 0  # worse than converting a house, as it should be
+
+
+def test_the_same_transcript_at_a_fixed_depth_gives_the_same_analysis_in_one_process_or_two():
+    game = game_from_records(read_transcript(SHORT_GAME))
+    once = analyse_game(game, Settings(depth=3), jobs=1).to_json()
+    twice = analyse_game(game, Settings(depth=3), jobs=2).to_json()
+    assert once == twice
+    assert len(once["plies"]) == 20
+    assert once["vampires"][-1] == 100.0  # the vampires won: the curve ends at their score
+
+
+def test_a_server_transcript_gives_every_turn_with_the_boards_before_and_after():
+    game = game_from_records(read_transcript(SHORT_GAME))
+    assert game.map == "thetrap" and game.finished and game.winner == VAMPIRES
+    assert [t.number for t in game.turns] == list(range(1, 21))
+    for turn, following in zip(game.turns, game.turns[1:], strict=False):
+        assert turn.before.to_move == turn.side
+        assert turn.after == following.before
+
+
+def test_thresholds_label_a_drop_as_lichess_does_and_refuse_falling_ones():
+    thresholds = Thresholds()
+    assert [thresholds.label(d) for d in (9.9, 10, 20, 30)] == [
+        None,
+        Label.INACCURACY,
+        Label.MISTAKE,
+        Label.BLUNDER,
+    ]
+    assert Thresholds.parse("5, 10, 15").label(12) is Label.MISTAKE
+    with pytest.raises(ValueError, match="rising"):
+        Thresholds.parse("30,20,10")
+    with pytest.raises(ValueError, match="three numbers"):
+        Thresholds.parse("10,20")
+
+
+def test_accuracy_is_full_for_perfect_play_and_falls_with_the_points_lost():
+    assert ply_accuracy(0) == pytest.approx(100, abs=0.01)
+    assert ply_accuracy(10) > ply_accuracy(30) > ply_accuracy(60)
+    assert accuracy([]) is None
+    assert accuracy([0, 0, 40]) < accuracy([0, 0, 10])
+
+
+def test_the_curve_is_rising_and_a_decided_game_is_certain():
+    values = [-0.9e6, -0.5e6, 0.0, 0.5e6, 0.9e6]
+    scores = [CURVE(v) for v in values]
+    assert scores == sorted(scores)
+    assert CURVE(1e6 - 30) == 1.0 and CURVE(-1e6 + 30) == 0.0
+    assert certainty_equivalent(0.4e6, risk=0) == 0.4e6
+
+
+def test_fitting_finds_the_curve_that_made_the_scores():
+    truth = Curve(0.3, 1.7)
+    samples = []
+    for i in range(-40, 41):
+        value = i * 20_000.0
+        p = truth(value)
+        samples += [(value, 1.0)] * round(100 * p) + [(value, 0.0)] * round(100 * (1 - p))
+    fitted = fit_curve(samples)
+    assert fitted.intercept == pytest.approx(0.3, abs=0.05)
+    assert fitted.slope == pytest.approx(1.7, abs=0.05)
+
+
+def test_vvw_analyse_prints_the_report_and_writes_the_file_replay_reads(tmp_path, capsys):
+    transcript = tmp_path / "game.jsonl"
+    transcript.write_bytes(SHORT_GAME.read_bytes())
+    assert main(["analyse", str(transcript), "--depth", "2", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "vampires (seed2025) vs werewolves (expectiminimax) on thetrap" in out
+    assert "random battles" in out and "9 against 8 at 62 %, lost" in out
+    written = json.loads((tmp_path / "game.analysis.json").read_text())
+    assert written["format"] == "vvw-analysis"
+    assert written["transcript"]["name"] == "game.jsonl"
+    assert (
+        main(["analyze", str(transcript), "--depth", "2", "--jobs", "1", "--json", "--no-file"])
+        == 0
+    )
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["plies"] == written["plies"]
+
+
+def test_vvw_analyse_refuses_a_file_that_is_no_transcript_in_one_line(tmp_path, capsys):
+    map_file = tmp_path / "map.xml"
+    map_file.write_text("<Map Rows='3' Columns='3'></Map>\n")
+    assert main(["analyse", str(map_file)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("vvw analyse: ")
+    assert main(["analyse", str(tmp_path / "missing.jsonl")]) == 2
+    assert "cannot read" in capsys.readouterr().err

@@ -1,0 +1,1 @@
+"""Game analysis (``vvw analyse``): winning chances, plies judged, the luck of the dice."""

@@ -1,0 +1,329 @@
+"""A game's analysis: every turn searched, judged and its battles' luck weighed, over processes.
+
+:func:`analyse_game` searches the position before each turn (:mod:`vvw.analysis.search`),
+the ply played, and each random battle's outcomes (:mod:`vvw.analysis.luck`); turns are
+independent, so they are shared among ``jobs`` processes and the result is the same for
+any number of them. :class:`GameAnalysis` holds it all, with each side's summary, and
+turns into plain JSON (:meth:`GameAnalysis.to_json`), the analysis file that
+``vvw replay`` reads.
+"""
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import attrs
+
+from engine import GameState, Kind, Ply
+from engine.kinds import VAMPIRES, WEREWOLVES
+from engine.rules import Rules
+from protocol.watch import moves_text
+from vvw.analysis.chances import CURVE, Curve
+from vvw.analysis.game import PlayedGame, PlayedTurn
+from vvw.analysis.judging import DEFAULT_THRESHOLDS, Label, Thresholds, accuracy, drop
+from vvw.analysis.luck import BattleLuck, battle_luck, luck_of
+from vvw.analysis.search import DEFAULT_SETTINGS, PositionSearch, Settings
+
+FORMAT = "vvw-analysis"
+VERSION = 1
+SWINGS = 3
+"""The biggest swings a side's summary shows."""
+
+
+@attrs.frozen
+class TurnAnalysis:
+    """One turn analysed. Scores are expected scores (0 to 1) for the mover."""
+
+    number: int
+    side: Kind
+    before: GameState
+    score: float
+    """The mover's expected score before the turn (with the best ply found)."""
+    best: Ply
+    depth: int
+    how: str
+    played: Ply | None = None
+    """``None`` for a skipped turn."""
+    after: float | None = None
+    """The mover's expected score after the ply played (``None``: not judged)."""
+    battles: tuple[BattleLuck, ...] = ()
+    think: float | None = None
+    value: float | None = None
+    """The search's value of the position (``None`` for a solved endgame)."""
+
+    @property
+    def drop(self) -> float:
+        """Points (0 to 100) the ply played lost against the best found."""
+        return 0.0 if self.after is None else drop(self.score, self.after)
+
+    @property
+    def judged(self) -> bool:
+        return self.after is not None
+
+
+def analyse_turn(search: PositionSearch, turn: PlayedTurn) -> TurnAnalysis:
+    """One turn's analysis (see the module docstring)."""
+    searched = search.position(turn.before)
+    after = None
+    battles: tuple[BattleLuck, ...] = ()
+    if turn.ply is not None and not turn.illegal:
+        if turn.ply == searched.best:
+            after = searched.score
+        else:
+            after = search.ply_score(turn.before, turn.ply, searched)
+        if turn.after is not None:
+            battles = tuple(battle_luck(search, turn.number, turn.before, turn.ply, turn.after))
+    elif turn.ply is None:  # a skipped turn: the board as it was, the other side to move
+        after = search.after_score(turn.before.with_ply(turn.before.ply + 1), turn.side)
+    return TurnAnalysis(
+        turn.number,
+        turn.side,
+        turn.before,
+        searched.score,
+        searched.best,
+        searched.depth,
+        searched.how,
+        turn.ply,
+        after,
+        battles,
+        turn.think,
+        searched.value,
+    )
+
+
+@attrs.frozen
+class Swing:
+    """One of a side's biggest drops: the turn, and the better ply."""
+
+    turn: TurnAnalysis
+
+    @property
+    def text(self) -> str:
+        t = self.turn
+        played = moves_text(t.played) if t.played is not None else "(turn skipped)"
+        return (
+            f"ply {t.number}: {played} lost {t.drop:.0f} points"
+            f" ({100 * t.score:.0f} → {100 * (t.after or 0):.0f}); better {moves_text(t.best)}"
+        )
+
+
+@attrs.frozen
+class SideSummary:
+    """One side's game: accuracy, labelled plies, luck and play in points, biggest swings."""
+
+    side: Kind
+    name: str
+    accuracy: float | None
+    counts: Mapping[Label, int]
+    luck: float
+    """Points (of 100) of expected score the dice gave (negative: took)."""
+    play: float
+    """Points the side's plies lost against the best found (the sum of its drops)."""
+    swings: tuple[Swing, ...]
+    luckiest: BattleLuck | None
+    """The battle that gave the most (or, if the dice took, took the most)."""
+
+    @property
+    def sentence(self) -> str:
+        """``vampires lost 31 points to the dice (ply 37: 8 against 7 at 64 %, lost) and 12
+        by play``."""
+        who = self.side.name.lower()
+        if abs(self.luck) < 0.5 or self.luckiest is None:
+            dice = "the dice were even"
+        else:
+            verb = "gained" if self.luck > 0 else "lost"
+            word = "from" if self.luck > 0 else "to"
+            b = self.luckiest
+            whose = "" if b.side == self.side else f"{b.side.name.lower()}' "
+            dice = (
+                f"{verb} {abs(self.luck):.0f} points {word} the dice (ply {b.ply}:"
+                f" {whose}{battle_words(b)})"
+            )
+        return f"{who} {dice} and lost {self.play:.0f} by play"
+
+
+def battle_words(b: BattleLuck) -> str:
+    """``8 against 7 at 64 %, lost``, from the side that struck."""
+    outcome = "won" if b.won else "lost"
+    return f"{b.attackers} against {b.defenders} at {100 * b.win_probability:.0f} %, {outcome}"
+
+
+@attrs.frozen
+class GameAnalysis:
+    """A whole game analysed."""
+
+    game: PlayedGame
+    turns: tuple[TurnAnalysis, ...]
+    settings: Settings
+    thresholds: Thresholds
+    curve: Curve
+
+    def label(self, turn: TurnAnalysis) -> Label | None:
+        return self.thresholds.label(turn.drop) if turn.judged else None
+
+    @property
+    def battles(self) -> list[BattleLuck]:
+        return [battle for turn in self.turns for battle in turn.battles]
+
+    def chances(self, side: Kind = VAMPIRES) -> list[float | None]:
+        """``side``'s expected score before each turn, then at the end (the result, if
+        known): the winning-chances curve of the game."""
+        points: list[float | None] = [
+            t.score if t.side == side else 1.0 - t.score for t in self.turns
+        ]
+        points.append(self.game.score(side))
+        return points
+
+    def summary(self, side: Kind) -> SideSummary:
+        own = [t for t in self.turns if t.side == side and t.judged]
+        counts = {label: 0 for label in Label}
+        for turn in own:
+            label = self.label(turn)
+            if label is not None:
+                counts[label] += 1
+        battles = self.battles
+        luck = 100 * luck_of(side, battles)
+        luckiest = None
+        if battles:
+            pick = max if luck > 0 else min
+            luckiest = pick(battles, key=lambda b: b.luck_for(side))
+        swings = sorted(own, key=lambda t: -t.drop)[:SWINGS]
+        return SideSummary(
+            side,
+            self.game.names.get(side, ""),
+            accuracy([t.drop for t in own]),
+            counts,
+            luck,
+            sum(t.drop for t in own),
+            tuple(Swing(t) for t in swings if t.drop >= 0.5),
+            luckiest,
+        )
+
+    def to_json(self, transcript: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The analysis as plain JSON data: the analysis file's content."""
+        game = self.game
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "transcript": dict(transcript or {}),
+            "map": game.map,
+            "names": {side.name.lower(): name for side, name in game.names.items()},
+            "result": game.result,
+            "winner": None if game.winner is None else game.winner.name.lower(),
+            "settings": {
+                "depth": self.settings.depth,
+                "seconds": self.settings.seconds,
+                "thresholds": attrs.asdict(self.thresholds),
+                "curve": attrs.asdict(self.curve),
+            },
+            "vampires": [None if c is None else round(100 * c, 2) for c in self.chances()],
+            "plies": [self._turn_json(t) for t in self.turns],
+            "sides": {
+                side.name.lower(): self._side_json(self.summary(side))
+                for side in (VAMPIRES, WEREWOLVES)
+            },
+        }
+
+    def _turn_json(self, t: TurnAnalysis) -> dict[str, Any]:
+        label = self.label(t)
+        return {
+            "ply": t.number,
+            "side": t.side.name.lower(),
+            "score": round(100 * t.score, 2),
+            "played": None if t.played is None else [list(m) for m in t.played],
+            "best": [list(m) for m in t.best],
+            "after": None if t.after is None else round(100 * t.after, 2),
+            "drop": round(t.drop, 2),
+            "label": None if label is None else label.value,
+            "depth": t.depth,
+            "how": t.how,
+            "think": t.think,
+            "battles": [_battle_json(b) for b in t.battles],
+        }
+
+    def _side_json(self, s: SideSummary) -> dict[str, Any]:
+        return {
+            "name": s.name,
+            "accuracy": None if s.accuracy is None else round(s.accuracy, 1),
+            **{label.plural: s.counts[label] for label in Label},
+            "luck": round(s.luck, 2),
+            "play": round(s.play, 2),
+            "sentence": s.sentence,
+            "swings": [
+                {"ply": w.turn.number, "drop": round(w.turn.drop, 2), "text": w.text}
+                for w in s.swings
+            ],
+        }
+
+
+def _battle_json(b: BattleLuck) -> dict[str, Any]:
+    return {
+        "cell": list(b.cell),
+        "side": b.side.name.lower(),
+        "attackers": b.attackers,
+        "defender": b.defender.name.lower(),
+        "defenders": b.defenders,
+        "p": round(b.win_probability, 6),
+        "winner": None if b.winner is None else b.winner.name.lower(),
+        "survivors": b.survivors,
+        "expected": round(100 * b.expected, 2),
+        "happened": round(100 * b.happened, 2),
+        "luck": round(100 * b.luck, 2),
+        "text": battle_words(b),
+    }
+
+
+def default_jobs() -> int:
+    """The processes to use by default: one per core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+_worker: PositionSearch | None = None
+
+
+def _start_worker(settings: Settings, rules: Rules, curve: Curve) -> None:
+    global _worker
+    _worker = PositionSearch(settings, rules, curve)
+
+
+def _work(turn: PlayedTurn) -> TurnAnalysis:
+    assert _worker is not None
+    return analyse_turn(_worker, turn)
+
+
+def analysed_turns(
+    game: PlayedGame, settings: Settings, curve: Curve = CURVE, jobs: int = 1
+) -> Iterator[TurnAnalysis]:
+    """Each turn of ``game`` analysed, in order, with ``jobs`` processes."""
+    if jobs <= 1 or len(game.turns) < 2:
+        search = PositionSearch(settings, game.rules, curve)
+        for turn in game.turns:
+            yield analyse_turn(search, turn)
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(
+        jobs, context, initializer=_start_worker, initargs=(settings, game.rules, curve)
+    ) as pool:
+        yield from pool.map(_work, game.turns)
+
+
+def analyse_game(
+    game: PlayedGame,
+    settings: Settings = DEFAULT_SETTINGS,
+    *,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    curve: Curve = CURVE,
+    jobs: int = 1,
+    progress: Callable[[TurnAnalysis], None] = lambda turn: None,
+) -> GameAnalysis:
+    """The analysis of ``game``; ``progress`` is called after each turn, in order."""
+    turns = []
+    for turn in analysed_turns(game, settings, curve, jobs):
+        turns.append(turn)
+        progress(turn)
+    return GameAnalysis(game, tuple(turns), settings, thresholds, curve)

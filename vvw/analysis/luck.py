@@ -1,0 +1,119 @@
+"""Luck: what each random battle's dice gave or took, against what its odds promised.
+
+For a ply with random battles, the engine gives the exact distribution of the boards it
+can lead to (:func:`engine.ply_outcomes`, exact ``Fraction`` probabilities). Each board is
+scored for the mover (:meth:`vvw.analysis.search.PositionSearch.after_score`, searched one
+ply less deep than the positions, or :data:`SHALLOW` ply when the battles have more than
+:data:`MANY_OUTCOMES` outcomes together). The ply's luck is the score of the board that
+happened less the expected score over the distribution. With several battles in one ply,
+each gets its share in order: the expected score once its outcome is known, less the
+expected score before (the shares add up to the ply's luck). The mover is credited the
+luck, the other side the opposite.
+"""
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+import attrs
+
+from engine import GameState, Kind, Ply, ply_outcomes, resolve_ply, win_probability
+from vvw.analysis.search import PositionSearch
+
+MANY_OUTCOMES = 32
+"""Outcomes of a ply's battles (together) above which each is searched only
+:data:`SHALLOW` ply deep."""
+SHALLOW = 1
+
+
+@attrs.frozen
+class BattleLuck:
+    """One random battle and its luck for the side that started it (the mover).
+
+    ``expected`` and ``happened`` are the mover's expected scores (0 to 1) before the
+    battle's outcome is known and after; ``luck`` is their difference."""
+
+    ply: int
+    side: Kind
+    cell: tuple[int, int]
+    attackers: int
+    defender: Kind
+    defenders: int
+    win_probability: float
+    """The attackers' chance to win the battle."""
+    winner: Kind | None
+    """Who holds the cell after it (``None``: nobody survived)."""
+    survivors: int
+    expected: float
+    happened: float
+
+    @property
+    def luck(self) -> float:
+        """The mover's luck, as a share of a game (``happened − expected``)."""
+        return self.happened - self.expected
+
+    def luck_for(self, side: Kind) -> float:
+        """The luck credited to ``side``."""
+        return self.luck if side == self.side else -self.luck
+
+    @property
+    def won(self) -> bool:
+        """Whether the attackers won the battle."""
+        return self.winner == self.side
+
+
+def battle_luck(
+    search: PositionSearch, number: int, before: GameState, ply: Ply, after: GameState
+) -> list[BattleLuck]:
+    """The luck of each random battle of ``ply`` played in ``before`` (turn ``number``)
+    that led to ``after``; none if the ply has no random battle. ``ValueError`` if
+    ``after`` is not one of the boards the ply can lead to."""
+    battles = resolve_ply(before, ply, search.rules).battles
+    if not battles:
+        return []
+    outcomes = ply_outcomes(before, ply, search.rules, exact=True)
+    if not any(state == after for _, state in outcomes):
+        raise ValueError(f"ply {number}: the board after it is not one the ply can lead to")
+    mover = before.to_move
+    depth = search.settings.depth - 1 if len(outcomes) <= MANY_OUTCOMES else SHALLOW
+    scored = [(p, state, search.after_score(state, mover, max(1, depth))) for p, state in outcomes]
+    cols = before.cols
+    cells = [battle.y * cols + battle.x for battle in battles]
+    result = []
+    expected = _mean(scored)
+    for index, battle in enumerate(battles):
+        known = cells[: index + 1]
+        matching = [
+            entry
+            for entry in scored
+            if all(entry[1].contents.get(pos) == after.contents.get(pos) for pos in known)
+        ]
+        happened = _mean(matching)
+        holder = after.contents.get(cells[index])
+        result.append(
+            BattleLuck(
+                ply=number,
+                side=mover,
+                cell=(battle.x, battle.y),
+                attackers=battle.attackers,
+                defender=Kind(battle.defender),
+                defenders=battle.defenders,
+                win_probability=float(win_probability(battle.attackers, battle.defenders)),
+                winner=None if holder is None else Kind(holder[0]),
+                survivors=0 if holder is None else holder[1],
+                expected=expected,
+                happened=happened,
+            )
+        )
+        expected = happened
+    return result
+
+
+def _mean(scored: Sequence[tuple[Fraction | float, GameState, float]]) -> float:
+    """The probability-weighted mean score of some outcomes (exact weights)."""
+    total = sum((p for p, _, _ in scored), Fraction(0))
+    return float(sum(Fraction(p) * Fraction(s) for p, _, s in scored) / total)
+
+
+def luck_of(side: Kind, battles: Sequence[BattleLuck]) -> float:
+    """The luck credited to ``side`` over ``battles``."""
+    return sum(battle.luck_for(side) for battle in battles)

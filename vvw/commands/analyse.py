@@ -1,0 +1,169 @@
+"""``vvw analyse FILE`` (or ``analyze``): where a game was won or lost, by play or by dice.
+
+Reads a transcript, analyses every turn (:mod:`vvw.analysis`) with a progress bar on
+standard error, prints the report (or ``--json``) and writes the analysis file beside the
+transcript (``GAME.analysis.json``), which ``vvw replay`` shows on the replay page.
+"""
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from protocol.transcript import TranscriptError
+from vvw.analysis.analysis import GameAnalysis, analyse_game, default_jobs
+from vvw.analysis.game import game_from_records
+from vvw.analysis.judging import DEFAULT_THRESHOLDS, Thresholds
+from vvw.analysis.report import print_report
+from vvw.analysis.search import DEFAULT_DEPTH, Settings
+from vvw.errors import UsageError
+from vvw.paths import write_file
+from vvw.progress import plain_console
+from vvw.transcripts import read_transcript
+
+SUFFIX = ".analysis.json"
+
+
+def analysis_path(transcript: Path) -> Path:
+    """Where a transcript's analysis file goes: ``game.jsonl`` → ``game.analysis.json``."""
+    return transcript.with_suffix(SUFFIX)
+
+
+def transcript_identity(transcript: Path) -> dict[str, str]:
+    """What ties an analysis file to its transcript: the name and the bytes' SHA-256."""
+    digest = hashlib.sha256(transcript.read_bytes()).hexdigest()
+    return {"name": transcript.name, "sha256": digest}
+
+
+def _positive(kind: type, text: str) -> float:
+    try:
+        value = kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return float(value)
+
+
+def _thresholds(text: str) -> Thresholds:
+    try:
+        return Thresholds.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def analyse_file(source: Path, args: argparse.Namespace) -> GameAnalysis:
+    try:
+        records = read_transcript(source)
+    except OSError as error:
+        raise UsageError(f"cannot read {source}: {error.strerror or error}") from None
+    try:
+        game = game_from_records(records)
+    except ValueError as error:
+        raise TranscriptError(f"{source}: {error}") from None
+    if not game.turns:
+        raise TranscriptError(f"{source}: no ply to analyse")
+    settings = Settings(depth=args.depth, seconds=args.time)
+    errors = Console(stderr=True)
+    columns = (
+        TextColumn("analysing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("plies"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=errors, transient=True) as progress:
+        task = progress.add_task("plies", total=len(game.turns))
+        done = 0
+
+        def advance(_: object) -> None:
+            nonlocal done
+            done += 1
+            progress.update(task, completed=done)
+
+        try:
+            return analyse_game(
+                game, settings, thresholds=args.thresholds, jobs=args.jobs, progress=advance
+            )
+        except KeyboardInterrupt:
+            progress.stop()
+            print(
+                f"stopped after {done} of {len(game.turns)} plies: no analysis written",
+                file=sys.stderr,
+            )
+            raise
+
+
+def run(args: argparse.Namespace) -> int:
+    source = Path(args.file)
+    analysis = analyse_file(source, args)
+    data = analysis.to_json(transcript_identity(source))
+    target = Path(args.output) if args.output else analysis_path(source)
+    if not args.no_file:
+        write_file(target, (json.dumps(data, ensure_ascii=False) + "\n").encode())
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=1))
+    else:
+        console = plain_console()
+        print_report(analysis, console)
+        if not args.no_file:
+            console.print(f"\nwritten {target} (vvw replay {source} shows it)")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="where a game was won or lost, by play or by the dice",
+        description="Analyse a game's transcript (.jsonl from vvw serve, match, tournament, "
+        "proxy or agent --transcript): the winning chances before every ply, each ply judged "
+        "against the best one found (inaccuracy, mistake, blunder, with the better ply), the "
+        "luck of every random battle, and a summary per side. Prints the report and writes "
+        "GAME.analysis.json beside the transcript, which vvw replay then shows. docs/analysis.md "
+        "explains how to read it.",
+    )
+    parser.add_argument("file", help="a transcript (.jsonl)")
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument(
+        "--depth",
+        type=int,
+        default=DEFAULT_DEPTH,
+        help=f"plies searched from each position (default {DEFAULT_DEPTH}; the same analysis "
+        "every time)",
+    )
+    how.add_argument(
+        "--time",
+        type=lambda text: _positive(float, text),
+        default=None,
+        metavar="SECONDS",
+        help="search each position as deep as this allows instead (varies with the machine)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=lambda text: int(_positive(int, text)),
+        default=default_jobs(),
+        help=f"processes to analyse with (default: one per core, {default_jobs()} here)",
+    )
+    parser.add_argument(
+        "--thresholds",
+        type=_thresholds,
+        default=DEFAULT_THRESHOLDS,
+        metavar="I,M,B",
+        help="points of winning chances (of 100) a ply must lose to be an inaccuracy, a "
+        "mistake, a blunder (default 10,20,30, as lichess)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    parser.add_argument(
+        "-o",
+        "--output",
+        default=None,
+        metavar="FILE",
+        help=f"where to write the analysis file (default: FILE{SUFFIX} beside the transcript)",
+    )
+    parser.add_argument("--no-file", action="store_true", help="write no analysis file, only print")
+    parser.set_defaults(func=run)

@@ -213,3 +213,17 @@ def test_vvw_analyse_refuses_a_file_that_is_no_transcript_in_one_line(tmp_path, 
     assert len(err) == 1 and err[0].startswith("vvw analyse: ")
     assert main(["analyse", str(tmp_path / "missing.jsonl")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_replay_leaves_out_an_analysis_of_other_bytes_and_refuses_one_named(tmp_path, capsys):
+    transcript = tmp_path / "game.jsonl"
+    transcript.write_bytes(SHORT_GAME.read_bytes())
+    assert main(["analyse", str(transcript), "--depth", "1", "--jobs", "1"]) == 0
+    transcript.write_bytes(SHORT_GAME.read_bytes() + b"\n")  # another file now
+    capsys.readouterr()
+    assert main(["replay", str(transcript)]) == 0
+    assert "analysis of another game" in capsys.readouterr().err
+    assert '"analysis"' not in (tmp_path / "game.html").read_text()
+    named = ["replay", str(transcript), "--analysis", str(tmp_path / "game.analysis.json")]
+    assert main(named) == 2
+    assert "analyse it again" in capsys.readouterr().err

@@ -30,7 +30,8 @@ class Label(Enum):
 
     @property
     def plural(self) -> str:
-        return self.value + "s"
+        """``inaccuracies``, ``mistakes``, ``blunders``."""
+        return "inaccuracies" if self is Label.INACCURACY else self.value + "s"
 
 
 @attrs.frozen

@@ -6,7 +6,6 @@ transcript (``GAME.analysis.json``), which ``vvw replay`` shows on the replay pa
 """
 
 import argparse
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from protocol.transcript import TranscriptError
 from vvw.analysis.analysis import GameAnalysis, analyse_game, default_jobs
+from vvw.analysis.files import SUFFIX, analysis_path, transcript_identity
 from vvw.analysis.game import game_from_records
 from vvw.analysis.judging import DEFAULT_THRESHOLDS, Thresholds
 from vvw.analysis.report import print_report
@@ -24,19 +24,6 @@ from vvw.errors import UsageError
 from vvw.paths import write_file
 from vvw.progress import plain_console
 from vvw.transcripts import read_transcript
-
-SUFFIX = ".analysis.json"
-
-
-def analysis_path(transcript: Path) -> Path:
-    """Where a transcript's analysis file goes: ``game.jsonl`` → ``game.analysis.json``."""
-    return transcript.with_suffix(SUFFIX)
-
-
-def transcript_identity(transcript: Path) -> dict[str, str]:
-    """What ties an analysis file to its transcript: the name and the bytes' SHA-256."""
-    digest = hashlib.sha256(transcript.read_bytes()).hexdigest()
-    return {"name": transcript.name, "sha256": digest}
 
 
 def _positive(kind: type, text: str) -> float:

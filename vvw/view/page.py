@@ -29,15 +29,22 @@ def page(config: dict[str, Any]) -> str:
 
 
 def replay_page(
-    transcript: Path, names: Mapping[str, str] | None = None
+    transcript: Path,
+    names: Mapping[str, str] | None = None,
+    analysis: dict[str, Any] | None = None,
 ) -> tuple[str, list[ViewEvent]]:
     """The replay page of ``transcript`` (the file embedded, to download from the page) and
     its view events; ``names``: the players' names to show (a tournament's participants,
-    see :class:`~vvw.view.model.ViewBuilder`). ``TranscriptError`` when the file is not a
-    transcript or holds no board to draw, ``OSError`` when it cannot be read."""
+    see :class:`~vvw.view.model.ViewBuilder`); ``analysis``: the game's analysis (an
+    analysis file's content, ``vvw analyse``) to show, if any. ``TranscriptError`` when
+    the file is not a transcript or holds no board to draw, ``OSError`` when it cannot be
+    read."""
     events = view_events(read_transcript(transcript), names)
     if not events or events[0]["type"] != "start":
         raise TranscriptError(f"{transcript}: no game to show (no MAP message in it)")
     packed = gzip.compress(transcript.read_bytes(), compresslevel=9, mtime=0)
     embedded = {"name": transcript.name, "gzip": base64.b64encode(packed).decode("ascii")}
-    return page({"events": events, "transcript": embedded}), events
+    config: dict[str, Any] = {"events": events, "transcript": embedded}
+    if analysis is not None:
+        config["analysis"] = analysis
+    return page(config), events

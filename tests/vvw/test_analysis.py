@@ -227,3 +227,16 @@ def test_replay_leaves_out_an_analysis_of_other_bytes_and_refuses_one_named(tmp_
     named = ["replay", str(transcript), "--analysis", str(tmp_path / "game.analysis.json")]
     assert main(named) == 2
     assert "analyse it again" in capsys.readouterr().err
+
+
+def test_with_a_time_per_position_the_search_goes_as_deep_as_it_allows():
+    walk = (Move(1, 1, 5, 2, 2),)
+    after = GameState.from_cells(
+        6,
+        6,
+        {(0, 0): (HUMANS, 4), (2, 0): (HUMANS, 4), (2, 2): (VAMPIRES, 5), (3, 3): (WEREWOLVES, 8)},
+        1,
+    )
+    analysis = analyse_game(one_turn_game(WALK_INTO_KILL, walk, after), Settings(seconds=0.3))
+    (turn,) = analysis.turns
+    assert turn.depth >= 1 and turn.after == 0.0

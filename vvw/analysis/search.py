@@ -9,22 +9,19 @@ so a position's answer depends on nothing analysed before it: the analysis is th
 any order, over any number of processes.
 """
 
-import time
 from collections.abc import Callable
 
 import attrs
 
 from agents.endgame import endgame_chance, endgame_ply
 from agents.expectiminimax import ExpectiminimaxAgent
+from agents.search import OutOfTime
 from engine import GameState, Kind, Ply, end_of_game, ply_outcomes
 from engine.rules import DEFAULT_RULES, Rules
 from vvw.analysis.chances import CURVE, Curve
 
 DEFAULT_DEPTH = 4
 """Plies searched by default: a 200-ply game in well under two minutes on two cores."""
-GROWTH = 4.0
-"""How many times longer one more ply of depth is taken to search, when deepening under
-a time per position."""
 
 
 @attrs.frozen
@@ -81,16 +78,17 @@ class PositionSearch:
         return self._timed(state, self.settings.seconds)
 
     def _timed(self, state: GameState, seconds: float) -> Searched:
-        began = time.monotonic()
-        depth = 1
-        while True:
-            started = time.monotonic()
-            value, best = self._fresh().analyse(state, depth)
-            spent = time.monotonic() - started
-            left = seconds - (time.monotonic() - began)
-            if depth >= 64 or spent * GROWTH > left:
-                return Searched(self.curve(value), best, depth, "search", value)
-            depth += 1
+        """Deepened until ``seconds`` are up: every root ply's value at the last depth
+        finished (:meth:`agents.deepening.Deepening.root_values`), at least depth 1."""
+        agent = self._fresh()
+        try:
+            values = agent.root_values(state, seconds=seconds)
+        except OutOfTime:
+            value, best = self._fresh().analyse(state, 1)
+            return Searched(self.curve(value), best, 1, "search", value)
+        assert agent.last_stats is not None
+        best, value = values[0]
+        return Searched(self.curve(value), best, agent.last_stats.depth, "search", value)
 
     def _endgame(self, state: GameState) -> Searched | None:
         chance = endgame_chance(state, state.to_move, self.rules)

@@ -40,7 +40,7 @@ from engine.kinds import VAMPIRES
 from engine.mapfile import GameMap, load_map
 from engine.mapgen import generate_map
 from vvw.analysis.analysis import analyse_game, default_jobs
-from vvw.analysis.chances import CURVE, Curve, fit_curve, fit_logistic
+from vvw.analysis.chances import Curve, decided, feature, fit_curve, fit_logistic, sigmoid
 from vvw.analysis.game import game_from_turns
 from vvw.analysis.search import DEFAULT_DEPTH, Settings
 
@@ -63,11 +63,14 @@ GOAL = 10.0
 
 @attrs.frozen
 class Sample:
-    """One position: its game, who moved, the prediction, the score made, the counts."""
+    """One position: its game and ply, what the search said (``how``: ``search`` or
+    ``endgame``; ``value``: the search's value or the endgame's exact chance), the
+    prediction, the score the side to move made, and the creatures of each side."""
 
     game: int
     ply: int
-    value: float | None
+    how: str
+    value: float
     predicted: float
     score: float
     own: int
@@ -78,6 +81,12 @@ class Sample:
         """The counts-only baseline's feature: ``(own − other) / (own + other)``."""
         total = self.own + self.other
         return (self.own - self.other) / total if total else 0.0
+
+    @property
+    def lead(self) -> float:
+        """The curve's :func:`~vvw.analysis.chances.lead`: the share of the lead in
+        creatures × the share of the game's plies played (the games have 200)."""
+        return self.counts * (self.ply - 1) / 200
 
 
 def game_map(label: str, seed: int) -> GameMap:
@@ -124,7 +133,10 @@ def play_and_analyse(
         score = game.score(turn.side)
         assert score is not None
         own, other = _counts(turn.before, turn.side == VAMPIRES)
-        samples.append(Sample(seed, turn.number, turn.value, turn.score, score, own, other))
+        assert turn.value is not None
+        samples.append(
+            Sample(seed, turn.number, turn.how, turn.value, turn.score, score, own, other)
+        )
     return line, samples
 
 
@@ -174,25 +186,35 @@ def report(samples: Sequence[Sample], games: int, seconds: float) -> None:
             f" {off:>+6.1f}{flag}"
         )
     ours = brier([(s.predicted, s.score) for s in samples])
-    a, b = fit_logistic([(s.counts, s.score) for s in samples])
-    baseline = brier([(Curve(a, b).of_feature(s.counts), s.score) for s in samples])
+    a, b = fit_logistic([((s.counts,), s.score) for s in samples])
+    baseline = brier([(sigmoid(a + b * s.counts), s.score) for s in samples])
     print(f"\nworst bucket of {ENOUGH}+ positions: {worst:.1f} points off (goal: {GOAL:g})")
     print(f"Brier score: analysis {ours:.4f}, counts-only baseline {baseline:.4f}")
     print(f"  (the baseline's curve σ({a:.3f} + {b:.3f}·(own − other)/(own + other)),")
     print("   fitted on these very games; a constant ½ scores 0.25)")
 
 
-def fit(samples: Sequence[Sample]) -> None:
-    """The curve fitted on ``samples``, printed as the constants to ship."""
-    curve = fit_curve([(s.value, s.score) for s in samples if s.value is not None])
-    print(
-        f"\nfitted on {len(samples)} positions: Curve(intercept={curve.intercept:.4f},"
-        f" slope={curve.slope:.4f})  (shipped: intercept={CURVE.intercept:.4f},"
-        f" slope={CURVE.slope:.4f})"
+def fit(samples: Sequence[Sample]) -> Curve:
+    """The curves fitted on ``samples``, printed as the constants to ship."""
+    curve = fit_curve(
+        [(s.value, s.lead, s.score) for s in samples if s.how == "search"],
+        [(s.value, s.score) for s in samples if s.how == "endgame"],
     )
-    refit = [(curve(s.value) if s.value is not None else s.predicted, s.score) for s in samples]
-    shipped = brier([(s.predicted, s.score) for s in samples])
-    print(f"Brier score on these games: shipped curve {shipped:.4f}, fitted {brier(refit):.4f}")
+    fields = ", ".join(
+        f"{name}={value:.4f}" for name, value in attrs.asdict(curve).items() if name != "risk"
+    )
+    print(f"\nfitted on {len(samples)} positions:\nCURVE = Curve({fields})")
+    return curve
+
+
+def predicted(curve: Curve, sample: Sample) -> float:
+    """What ``curve`` predicts for a sample's position."""
+    if sample.how == "endgame":
+        return curve.solved(sample.value)
+    exact = decided(sample.value)
+    if exact is not None:
+        return exact
+    return curve.of_features(feature(sample.value, curve.risk), sample.lead)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -215,12 +237,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--fit", action="store_true", help="play the fitting set and fit the curve on it"
     )
     parser.add_argument("--samples", type=Path, help="write every position as a JSON line")
+    parser.add_argument(
+        "--from-samples",
+        type=Path,
+        metavar="FILE",
+        help="play no games: take the positions of a --samples file (to fit them again)",
+    )
     args = parser.parse_args(argv)
     print("python -m benchmarks.calibration " + shlex.join(sys.argv[1:] if argv is None else argv))
     maps = FIT_MAPS if args.fit else CALIBRATION_MAPS
     seed = FIT_SEED + args.seed if args.fit else args.seed
     samples: list[Sample] = []
     began = time.monotonic()
+    if args.from_samples:
+        return summarise(read_samples(args.from_samples), began, args.fit)
     out = args.samples.open("w") if args.samples else None
     played = 0
     try:
@@ -240,13 +270,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if out is not None:
             out.close()
+    return summarise(samples, began, args.fit)
+
+
+def summarise(samples: Sequence[Sample], began: float, fitting: bool) -> int:
+    """The report on ``samples`` and, when ``fitting``, the curves fitted on them, with
+    the report again as they would predict."""
     if not samples:
         print("no positions")
         return 1
-    report(samples, played, time.monotonic() - began)
-    if args.fit:
-        fit(samples)
+    games = len({s.game for s in samples})
+    report(samples, games, time.monotonic() - began)
+    if fitting:
+        curve = fit(samples)
+        print("\nthe same games as the fitted curves predict them (in-sample):")
+        refitted = [attrs.evolve(s, predicted=predicted(curve, s)) for s in samples]
+        report(refitted, games, time.monotonic() - began)
     return 0
+
+
+def read_samples(path: Path) -> list[Sample]:
+    """The positions of a ``--samples`` file."""
+    samples = []
+    with path.open() as lines:
+        for line in lines:
+            data = json.loads(line)
+            if data.get("how") is None:  # written before endgames were told apart
+                endgame = data["value"] is None
+                data["how"] = "endgame" if endgame else "search"
+                data["value"] = data["predicted"] if endgame else data["value"]
+            samples.append(Sample(**data))
+    return samples
 
 
 def _jsonable(sample: Sample) -> dict[str, Any]:

@@ -51,7 +51,8 @@ class TurnAnalysis:
     battles: tuple[BattleLuck, ...] = ()
     think: float | None = None
     value: float | None = None
-    """The search's value of the position (``None`` for a solved endgame)."""
+    """What the curve turned into ``score``: the search's value, or a solved endgame's
+    exact chance (``how`` says which)."""
 
     @property
     def drop(self) -> float:

@@ -7,14 +7,18 @@ So, as lichess does for an engine's centipawns, the value is turned into an *exp
 score* (a win 1, a draw ½, a loss 0) by a logistic curve fitted on positions of games
 whose results are known::
 
-    score = 1 / (1 + exp(−(intercept + slope · atanh(v))))
+    score = 1 / (1 + exp(−(intercept + value_slope · atanh(v) + lead_slope · m · t)))
 
 where ``v`` in ``(−1, 1)`` is the value with the cautious utility undone
-(:func:`certainty_equivalent`) over ``WIN``: ``atanh`` undoes the evaluation's ``tanh``,
-so the curve works on a lead in creatures per army size. A game decided within the
-search's horizon is worth exactly 1, ½ or 0. :data:`CURVE` holds the shipped constants;
-``python -m benchmarks.calibration --fit`` plays games, fits them again
-(:func:`fit_curve`) and prints them.
+(:func:`certainty_equivalent`) over ``WIN`` (``atanh`` undoes the evaluation's ``tanh``,
+so the curve works on a lead in creatures per army size), ``m`` the side to move's share
+of the lead in creatures (:func:`material`) and ``t`` the share of the game's plies
+played: the search sees a few plies ahead, while the creatures decide the game at the ply
+limit, the more surely the nearer it is (:func:`lead`); the fit weighs the two. A solved endgame's
+exact chance under perfect play goes through a curve of its own (bots do not play an
+endgame perfectly). A game decided within the search's horizon is worth exactly 1, ½ or 0.
+:data:`CURVE` holds the shipped constants; ``python -m benchmarks.calibration --fit``
+plays games, fits them again (:func:`fit_curve`) and prints them.
 """
 
 import math
@@ -24,6 +28,9 @@ import attrs
 
 from agents.evaluation import LOSS, WIN
 from agents.expectiminimax import DEFAULT_RISK
+from engine import GameState
+from engine.ending import totals
+from engine.kinds import VAMPIRES
 
 DECIDED = WIN - 1000.0
 """A value this close to a win or a loss is a game decided within the search's horizon
@@ -58,70 +65,129 @@ def decided(value: float) -> float | None:
     return None
 
 
-def _sigmoid(z: float) -> float:
+def sigmoid(z: float) -> float:
+    """``1 / (1 + e^−z)``."""
     if z >= 0:
         return 1.0 / (1.0 + math.exp(-z))
     e = math.exp(z)
     return e / (1.0 + e)
 
 
+def material(state: GameState) -> float:
+    """The side to move's share of the lead in creatures: ``(own − other) / (own + other)``."""
+    vampires, werewolves = totals(state)
+    own, other = (vampires, werewolves) if state.to_move == VAMPIRES else (werewolves, vampires)
+    return (own - other) / (own + other) if own + other else 0.0
+
+
+def lead(state: GameState, max_plies: int) -> float:
+    """The lead's weight near the ply limit: :func:`material` × the share of plies played."""
+    return material(state) * min(1.0, state.ply / max_plies)
+
+
+def logit(chance: float) -> float:
+    """``log(p / (1 − p))``, the chance kept off 0 and 1."""
+    p = max(1e-6, min(1 - 1e-6, chance))
+    return math.log(p / (1.0 - p))
+
+
 @attrs.frozen
 class Curve:
-    """``score = σ(intercept + slope · x)`` for a value's :func:`feature` ``x``."""
+    """The curves from what the search says of a position to its expected score.
+
+    A searched position: ``σ(intercept + value_slope · x + lead_slope · l)``, ``x`` the
+    value's :func:`feature`, ``l`` the side to move's :func:`lead`. A solved
+    endgame: ``σ(endgame_intercept + endgame_slope · logit(p))``, ``p`` its exact chance
+    under perfect play (0 and 1 stay exact: no play can change them)."""
 
     intercept: float
-    slope: float
+    value_slope: float
+    lead_slope: float
+    endgame_intercept: float = 0.0
+    endgame_slope: float = 1.0
     risk: float = DEFAULT_RISK
     """The cautious utility's curvature of the values it reads."""
 
-    def of_feature(self, x: float) -> float:
-        """The expected score for a feature ``x``."""
-        return _sigmoid(self.intercept + self.slope * x)
-
-    def __call__(self, value: float) -> float:
-        """The expected score (0 to 1) of a search value, for the side it is valued for."""
+    def searched(self, value: float, state: GameState, max_plies: int = 200) -> float:
+        """The expected score (0 to 1) of ``state`` for the side to move, searched to
+        ``value``, in a game of ``max_plies`` plies."""
         exact = decided(value)
         if exact is not None:
             return exact
-        return self.of_feature(feature(value, self.risk))
+        return self.of_features(feature(value, self.risk), lead(state, max_plies))
+
+    def of_features(self, x: float, lead: float) -> float:
+        """The expected score of a searched position from its features."""
+        return sigmoid(self.intercept + self.value_slope * x + self.lead_slope * lead)
+
+    def solved(self, chance: float) -> float:
+        """The expected score of a solved endgame whose exact chance is ``chance``."""
+        if chance in (0.0, 1.0):
+            return chance
+        return sigmoid(self.endgame_intercept + self.endgame_slope * logit(chance))
 
 
-CURVE = Curve(intercept=0.0, slope=1.0)
-"""The shipped curve, fitted by ``python -m benchmarks.calibration --fit`` (see
-docs/analysis.md for the games and the fit)."""
+CURVE = Curve(
+    intercept=0.0580,
+    value_slope=0.9267,
+    lead_slope=54.5954,
+    endgame_intercept=-0.0030,
+    endgame_slope=2.9573,
+)
+"""The shipped curves: ``python -m benchmarks.calibration --fit`` on its 60 games (7,499
+positions analysed at depth 4; docs/analysis.md tells the games and the figures)."""
 
 
-def fit_logistic(points: Sequence[tuple[float, float]]) -> tuple[float, float]:
-    """``(intercept, slope)`` of the logistic curve that best predicts the scores of
-    ``points``, ``(x, score)`` pairs: maximum likelihood by Newton's method."""
+def fit_logistic(points: Sequence[tuple[Sequence[float], float]]) -> list[float]:
+    """The coefficients ``[intercept, slope per feature…]`` of the logistic curve that best
+    predicts the scores of ``points``, ``(features, score)`` pairs: maximum likelihood by
+    Newton's method."""
     if len(points) < 2:
         raise ValueError("a curve needs at least two points")
-    a = b = 0.0
+    size = len(points[0][0]) + 1
+    w = [0.0] * size
     for _ in range(100):
-        ga = gb = haa = hab = hbb = 0.0
-        for x, s in points:
-            p = _sigmoid(a + b * x)
-            w = max(p * (1.0 - p), 1e-12)
-            ga += s - p
-            gb += (s - p) * x
-            haa += w
-            hab += w * x
-            hbb += w * x * x
-        hbb += 1e-9  # a ridge: a feature that never varies leaves the slope at 0
-        det = haa * hbb - hab * hab
-        if det <= 0:
+        gradient = [0.0] * size
+        hessian = [[1e-9 if i == j else 0.0 for j in range(size)] for i in range(size)]
+        for features, score in points:
+            row = (1.0, *features)
+            p = sigmoid(sum(c * v for c, v in zip(w, row, strict=True)))
+            weight = max(p * (1.0 - p), 1e-12)
+            for i in range(size):
+                gradient[i] += (score - p) * row[i]
+                for j in range(size):
+                    hessian[i][j] += weight * row[i] * row[j]
+        step = _solve(hessian, gradient)
+        w = [c + d for c, d in zip(w, step, strict=True)]
+        if max(abs(d) for d in step) < 1e-10:
             break
-        da = (hbb * ga - hab * gb) / det
-        db = (haa * gb - hab * ga) / det
-        a, b = a + da, b + db
-        if abs(da) < 1e-10 and abs(db) < 1e-10:
-            break
-    return a, b
+    return w
 
 
-def fit_curve(samples: Iterable[tuple[float, float]], risk: float = DEFAULT_RISK) -> Curve:
-    """The curve that best predicts the scores of ``samples``, ``(search value, score the
-    side to move made)`` pairs (:func:`fit_logistic`), decided values left out (they need
-    no curve)."""
-    points = [(feature(v, risk), s) for v, s in samples if decided(v) is None]
-    return Curve(*fit_logistic(points), risk)
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """``matrix⁻¹ · vector`` by Gaussian elimination (a small symmetric positive matrix)."""
+    n = len(vector)
+    rows = [[*matrix[i], vector[i]] for i in range(n)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        for r in range(n):
+            if r != col and rows[col][col]:
+                factor = rows[r][col] / rows[col][col]
+                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col], strict=True)]
+    return [rows[i][n] / rows[i][i] if rows[i][i] else 0.0 for i in range(n)]
+
+
+def fit_curve(
+    searched: Iterable[tuple[float, float, float]],
+    solved: Iterable[tuple[float, float]],
+    risk: float = DEFAULT_RISK,
+) -> Curve:
+    """The curves that best predict the scores of positions: ``searched`` as ``(search
+    value, lead, score the side to move made)``, decided values left out (they
+    need no curve); ``solved`` endgames as ``(exact chance, score)``, certain ones left out."""
+    points = [((feature(v, risk), w), s) for v, w, s in searched if decided(v) is None]
+    a, b, c = fit_logistic(points)
+    endgames = [((logit(p),), s) for p, s in solved if 0.0 < p < 1.0]
+    d, e = fit_logistic(endgames) if len(endgames) >= 2 else (0.0, 1.0)
+    return Curve(a, b, c, d, e, risk)

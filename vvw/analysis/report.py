@@ -18,7 +18,7 @@ from vvw.analysis.analysis import GameAnalysis, SideSummary, TurnAnalysis, battl
 from vvw.analysis.judging import Label
 
 BARS = "▁▂▃▄▅▆▇█"
-BOARD_WINDOW = 15
+BOARD_WINDOW = 11
 """Columns and rows of a swing's board shown at most (around the first move)."""
 STYLE = {VAMPIRES: "bold red", WEREWOLVES: "bold blue"}
 LABEL_STYLE = {Label.INACCURACY: "yellow", Label.MISTAKE: "dark_orange", Label.BLUNDER: "bold red"}
@@ -34,7 +34,10 @@ def side_text(side: Kind, name: str = "") -> Text:
 def sparkline(chances: list[float | None], width: int = 100) -> str:
     """The chances (0 to 1) as bars, one per ply (every few plies on a long game)."""
     step = max(1, -(-len(chances) // width))
-    shown = [c for c in chances[::step] if c is not None]
+    picked = chances[::step]
+    if (len(chances) - 1) % step:
+        picked.append(chances[-1])  # the end, always
+    shown = [c for c in picked if c is not None]
     return "".join(BARS[min(len(BARS) - 1, int(c * len(BARS)))] for c in shown)
 
 

@@ -39,14 +39,14 @@ DEFAULT_SETTINGS = Settings()
 @attrs.frozen
 class Searched:
     """A position searched: its expected score for the side to move, the best ply found,
-    the depth searched and how (``"search"``, ``"endgame"``: exactly solved), and the
-    search's own value (``None`` for an endgame), which the curve turned into the score."""
+    the depth searched and how (``"search"``, ``"endgame"``: exactly solved), and what the
+    curve turned into the score: the search's value, or the endgame's exact chance."""
 
     score: float
     best: Ply
     depth: int
     how: str
-    value: float | None = None
+    value: float
 
 
 class PositionSearch:
@@ -74,7 +74,8 @@ class PositionSearch:
             return exact
         if self.settings.seconds is None:
             value, best = self._fresh().analyse(state, self.settings.depth)
-            return Searched(self.curve(value), best, self.settings.depth, "search", value)
+            score = self.curve.searched(value, state, self.rules.max_plies)
+            return Searched(score, best, self.settings.depth, "search", value)
         return self._timed(state, self.settings.seconds)
 
     def _timed(self, state: GameState, seconds: float) -> Searched:
@@ -85,10 +86,13 @@ class PositionSearch:
             values = agent.root_values(state, seconds=seconds)
         except OutOfTime:
             value, best = self._fresh().analyse(state, 1)
-            return Searched(self.curve(value), best, 1, "search", value)
+            return Searched(
+                self.curve.searched(value, state, self.rules.max_plies), best, 1, "search", value
+            )
         assert agent.last_stats is not None
         best, value = values[0]
-        return Searched(self.curve(value), best, agent.last_stats.depth, "search", value)
+        score = self.curve.searched(value, state, self.rules.max_plies)
+        return Searched(score, best, agent.last_stats.depth, "search", value)
 
     def _endgame(self, state: GameState) -> Searched | None:
         chance = endgame_chance(state, state.to_move, self.rules)
@@ -97,7 +101,7 @@ class PositionSearch:
         best = endgame_ply(state, self.rules)
         if best is None:
             return None
-        return Searched(chance, best, 0, "endgame")
+        return Searched(self.curve.solved(chance), best, 0, "endgame", chance)
 
     def ply_score(self, state: GameState, ply: Ply, searched: Searched) -> float:
         """The mover's expected score after ``ply``, searched as ``searched`` (the position's
@@ -105,7 +109,7 @@ class PositionSearch:
         if searched.how == "endgame":
             return self.expected(state, ply, self.after_score)
         value = self._fresh().ply_value(state, ply, max(1, searched.depth))
-        return self.curve(value)
+        return self.curve.searched(value, state, self.rules.max_plies)
 
     def expected(
         self, state: GameState, ply: Ply, score: Callable[[GameState, Kind], float]
@@ -123,10 +127,10 @@ class PositionSearch:
         ending = end_of_game(after, self.rules)
         if ending is not None:
             return 0.5 if ending.winner is None else float(ending.winner == mover)
-        chance = endgame_chance(after, mover, self.rules)
+        chance = endgame_chance(after, after.to_move, self.rules)
         if chance is not None:
-            return chance
+            return 1.0 - self.curve.solved(chance)
         if depth is None:
             return 1.0 - self.position(after).score
         value, _ = self._fresh().analyse(after, max(1, depth))
-        return 1.0 - self.curve(value)
+        return 1.0 - self.curve.searched(value, after, self.rules.max_plies)

@@ -18,7 +18,9 @@ The default games are the *calibration set*: maps and seeds the shipped curve wa
 fitted on. ``--fit`` plays the *fitting set* instead (other maps, other seeds), fits the
 curve on it (:func:`vvw.analysis.chances.fit_curve`) and prints the constants to ship in
 :data:`vvw.analysis.chances.CURVE`. ``--samples FILE`` writes every position as a JSON
-line (game, ply, side, value, prediction, score, counts) as the games are analysed.
+line (game, ply, how it was valued, value, prediction, score, counts) as the games are
+analysed; ``--from-samples FILE…`` reads such files back instead of playing (the
+positions predicted by the shipped curves: the table for new constants at once).
 """
 
 import argparse
@@ -40,7 +42,7 @@ from engine.kinds import VAMPIRES
 from engine.mapfile import GameMap, load_map
 from engine.mapgen import generate_map
 from vvw.analysis.analysis import analyse_game, default_jobs
-from vvw.analysis.chances import Curve, decided, feature, fit_curve, fit_logistic, sigmoid
+from vvw.analysis.chances import CURVE, Curve, fit_curve, fit_logistic, sigmoid
 from vvw.analysis.game import game_from_turns
 from vvw.analysis.search import DEFAULT_DEPTH, Settings
 
@@ -81,12 +83,6 @@ class Sample:
         """The counts-only baseline's feature: ``(own − other) / (own + other)``."""
         total = self.own + self.other
         return (self.own - self.other) / total if total else 0.0
-
-    @property
-    def lead(self) -> float:
-        """The curve's :func:`~vvw.analysis.chances.lead`: the share of the lead in
-        creatures × the share of the game's plies played (the games have 200)."""
-        return self.counts * (self.ply - 1) / 200
 
 
 def game_map(label: str, seed: int) -> GameMap:
@@ -197,7 +193,7 @@ def report(samples: Sequence[Sample], games: int, seconds: float) -> None:
 def fit(samples: Sequence[Sample]) -> Curve:
     """The curves fitted on ``samples``, printed as the constants to ship."""
     curve = fit_curve(
-        [(s.value, s.lead, s.score) for s in samples if s.how == "search"],
+        [(s.value, s.score) for s in samples if s.how == "search"],
         [(s.value, s.score) for s in samples if s.how == "endgame"],
     )
     fields = ", ".join(
@@ -209,12 +205,7 @@ def fit(samples: Sequence[Sample]) -> Curve:
 
 def predicted(curve: Curve, sample: Sample) -> float:
     """What ``curve`` predicts for a sample's position."""
-    if sample.how == "endgame":
-        return curve.solved(sample.value)
-    exact = decided(sample.value)
-    if exact is not None:
-        return exact
-    return curve.of_features(feature(sample.value, curve.risk), sample.lead)
+    return curve.solved(sample.value) if sample.how == "endgame" else curve.searched(sample.value)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -240,8 +231,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--from-samples",
         type=Path,
+        nargs="+",
         metavar="FILE",
-        help="play no games: take the positions of a --samples file (to fit them again)",
+        help="play no games: the positions of --samples files, predicted by the shipped "
+        "curves (with --fit, fitted again)",
     )
     args = parser.parse_args(argv)
     print("python -m benchmarks.calibration " + shlex.join(sys.argv[1:] if argv is None else argv))
@@ -249,8 +242,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     seed = FIT_SEED + args.seed if args.fit else args.seed
     samples: list[Sample] = []
     began = time.monotonic()
-    if args.from_samples:
-        return summarise(read_samples(args.from_samples), began, args.fit)
+    if args.from_samples:  # predicted by the shipped curves, whichever made the file
+        stored = [sample for path in args.from_samples for sample in read_samples(path)]
+        samples = [attrs.evolve(s, predicted=predicted(CURVE, s)) for s in stored]
+        return summarise(samples, began, args.fit)
     out = args.samples.open("w") if args.samples else None
     played = 0
     try:

@@ -167,38 +167,29 @@ def test_accuracy_is_full_for_perfect_play_and_falls_with_the_points_lost():
     assert accuracy([0, 0, 40]) < accuracy([0, 0, 10])
 
 
-def test_the_curve_rises_with_the_value_and_with_a_lead_near_the_ply_limit():
-    even = board("V5 . W5")
+def test_the_curves_rise_and_a_decided_game_is_certain():
     values = [-0.9e6, -0.5e6, 0.0, 0.5e6, 0.9e6]
-    scores = [CURVE.searched(v, even) for v in values]
+    scores = [CURVE.searched(v) for v in values]
     assert scores == sorted(scores) and len(set(scores)) == len(scores)
-    ahead = board("V6 . W5")
-    assert CURVE.searched(0.0, ahead) == CURVE.searched(0.0, even)  # at the start, no weight
-    assert CURVE.searched(0.0, ahead.with_ply(180)) > CURVE.searched(0.0, ahead.with_ply(20))
-    assert CURVE.searched(1e6 - 30, even) == 1.0 and CURVE.searched(-1e6 + 30, even) == 0.0
+    assert CURVE.searched(1e6 - 30) == 1.0 and CURVE.searched(-1e6 + 30) == 0.0
     assert CURVE.solved(1.0) == 1.0 and CURVE.solved(0.0) == 0.0
     assert CURVE.solved(0.3) < CURVE.solved(0.7)
     assert certainty_equivalent(0.4e6, risk=0) == 0.4e6
 
 
 def test_fitting_finds_the_curves_that_made_the_scores():
-    truth = Curve(0.3, 1.7, 20.0, -0.2, 2.5)
-    start = board("V6 . W5", ply=100)
-    lead = 1 / 11 * 100 / 200
+    truth = Curve(0.3, 1.7, -0.2, 2.5)
     searched, solved = [], []
     for i in range(-40, 41):
         value = i * 20_000.0
-        for state, weight in ((start, lead), (start.with_ply(0), 0.0)):
-            p = truth.searched(value, state)
-            searched += [(value, weight, 1.0)] * round(100 * p)
-            searched += [(value, weight, 0.0)] * round(100 * (1 - p))
+        p = truth.searched(value)
+        searched += [(value, 1.0)] * round(100 * p) + [(value, 0.0)] * round(100 * (1 - p))
         chance = (i + 41) / 83
         q = truth.solved(chance)
         solved += [(chance, 1.0)] * round(100 * q) + [(chance, 0.0)] * round(100 * (1 - q))
     fitted = fit_curve(searched, solved)
     assert fitted.intercept == pytest.approx(0.3, abs=0.05)
-    assert fitted.value_slope == pytest.approx(1.7, abs=0.05)
-    assert fitted.lead_slope == pytest.approx(20.0, abs=1.0)
+    assert fitted.slope == pytest.approx(1.7, abs=0.05)
     assert fitted.endgame_intercept == pytest.approx(-0.2, abs=0.05)
     assert fitted.endgame_slope == pytest.approx(2.5, abs=0.1)
 

@@ -1,20 +1,17 @@
 """Winning chances: a search value turned into an expected score, by a curve fitted on games.
 
-The search (:mod:`agents.expectiminimax`) values a position for the side to move on
-``[LOSS, WIN]``, through its cautious utility (:func:`agents.expectiminimax.cautious`). Its
-scale is the bot's own: what a value means in won games is only known from games played.
+The search (:mod:`agents.expectiminimax`, risk-neutral: :data:`RISK`) values a position
+for the side to move on ``[LOSS, WIN]``. Its scale is the bot's own: what a value means in
+won games is only known from games played.
 So, as lichess does for an engine's centipawns, the value is turned into an *expected
 score* (a win 1, a draw ½, a loss 0) by a logistic curve fitted on positions of games
 whose results are known::
 
-    score = 1 / (1 + exp(−(intercept + value_slope · atanh(v) + lead_slope · m · t)))
+    score = 1 / (1 + exp(−(intercept + slope · atanh(v))))
 
-where ``v`` in ``(−1, 1)`` is the value with the cautious utility undone
-(:func:`certainty_equivalent`) over ``WIN`` (``atanh`` undoes the evaluation's ``tanh``,
-so the curve works on a lead in creatures per army size), ``m`` the side to move's share
-of the lead in creatures (:func:`material`) and ``t`` the share of the game's plies
-played: the search sees a few plies ahead, while the creatures decide the game at the ply
-limit, the more surely the nearer it is (:func:`lead`); the fit weighs the two. A solved endgame's
+where ``v`` in ``(−1, 1)`` is the value over ``WIN`` (a cautious utility, if the search
+used one, undone: :func:`certainty_equivalent`): ``atanh`` undoes the evaluation's ``tanh``,
+so the curve works on a lead in creatures per army size. A solved endgame's
 exact chance under perfect play goes through a curve of its own (bots do not play an
 endgame perfectly). A game decided within the search's horizon is worth exactly 1, ½ or 0.
 :data:`CURVE` holds the shipped constants; ``python -m benchmarks.calibration --fit``
@@ -27,10 +24,10 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from agents.evaluation import LOSS, WIN
-from agents.expectiminimax import DEFAULT_RISK
-from engine import GameState
-from engine.ending import totals
-from engine.kinds import VAMPIRES
+
+RISK = 0.0
+"""The analysis searches risk-neutral (the bot's cautious utility off, see
+:mod:`vvw.analysis.search`): a chance node is worth the mean of its outcomes."""
 
 DECIDED = WIN - 1000.0
 """A value this close to a win or a loss is a game decided within the search's horizon
@@ -39,7 +36,7 @@ EDGE = 0.999999
 """How close to ±1 a value is taken before its ``atanh``."""
 
 
-def certainty_equivalent(value: float, risk: float = DEFAULT_RISK) -> float:
+def certainty_equivalent(value: float, risk: float = RISK) -> float:
     """The value whose cautious utility is ``value`` (the inverse of
     :func:`agents.expectiminimax.cautious`): a chance node's value as a sure one."""
     if risk <= 0:
@@ -50,7 +47,7 @@ def certainty_equivalent(value: float, risk: float = DEFAULT_RISK) -> float:
     return LOSS + (WIN - LOSS) * x
 
 
-def feature(value: float, risk: float = DEFAULT_RISK) -> float:
+def feature(value: float, risk: float = RISK) -> float:
     """What the curve reads of a search value: ``atanh`` of its certainty equivalent over WIN."""
     v = certainty_equivalent(value, risk) / WIN
     return math.atanh(max(-EDGE, min(EDGE, v)))
@@ -73,18 +70,6 @@ def sigmoid(z: float) -> float:
     return e / (1.0 + e)
 
 
-def material(state: GameState) -> float:
-    """The side to move's share of the lead in creatures: ``(own − other) / (own + other)``."""
-    vampires, werewolves = totals(state)
-    own, other = (vampires, werewolves) if state.to_move == VAMPIRES else (werewolves, vampires)
-    return (own - other) / (own + other) if own + other else 0.0
-
-
-def lead(state: GameState, max_plies: int) -> float:
-    """The lead's weight near the ply limit: :func:`material` × the share of plies played."""
-    return material(state) * min(1.0, state.ply / max_plies)
-
-
 def logit(chance: float) -> float:
     """``log(p / (1 − p))``, the chance kept off 0 and 1."""
     p = max(1e-6, min(1 - 1e-6, chance))
@@ -95,30 +80,24 @@ def logit(chance: float) -> float:
 class Curve:
     """The curves from what the search says of a position to its expected score.
 
-    A searched position: ``σ(intercept + value_slope · x + lead_slope · l)``, ``x`` the
-    value's :func:`feature`, ``l`` the side to move's :func:`lead`. A solved
-    endgame: ``σ(endgame_intercept + endgame_slope · logit(p))``, ``p`` its exact chance
-    under perfect play (0 and 1 stay exact: no play can change them)."""
+    A searched position: ``σ(intercept + slope · x)``, ``x`` the value's :func:`feature`.
+    A solved endgame: ``σ(endgame_intercept + endgame_slope · logit(p))``, ``p`` its exact
+    chance under perfect play (0 and 1 stay exact: no play can change them)."""
 
     intercept: float
-    value_slope: float
-    lead_slope: float
+    slope: float
     endgame_intercept: float = 0.0
     endgame_slope: float = 1.0
-    risk: float = DEFAULT_RISK
+    risk: float = RISK
     """The cautious utility's curvature of the values it reads."""
 
-    def searched(self, value: float, state: GameState, max_plies: int = 200) -> float:
-        """The expected score (0 to 1) of ``state`` for the side to move, searched to
-        ``value``, in a game of ``max_plies`` plies."""
+    def searched(self, value: float) -> float:
+        """The expected score (0 to 1) of a position for the side to move, searched to
+        ``value``."""
         exact = decided(value)
         if exact is not None:
             return exact
-        return self.of_features(feature(value, self.risk), lead(state, max_plies))
-
-    def of_features(self, x: float, lead: float) -> float:
-        """The expected score of a searched position from its features."""
-        return sigmoid(self.intercept + self.value_slope * x + self.lead_slope * lead)
+        return sigmoid(self.intercept + self.slope * feature(value, self.risk))
 
     def solved(self, chance: float) -> float:
         """The expected score of a solved endgame whose exact chance is ``chance``."""
@@ -128,9 +107,8 @@ class Curve:
 
 
 CURVE = Curve(
-    intercept=0.0580,
-    value_slope=0.9267,
-    lead_slope=54.5954,
+    intercept=0.0908,
+    slope=2.4222,
     endgame_intercept=-0.0030,
     endgame_slope=2.9573,
 )
@@ -179,15 +157,15 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
 
 
 def fit_curve(
-    searched: Iterable[tuple[float, float, float]],
+    searched: Iterable[tuple[float, float]],
     solved: Iterable[tuple[float, float]],
-    risk: float = DEFAULT_RISK,
+    risk: float = RISK,
 ) -> Curve:
     """The curves that best predict the scores of positions: ``searched`` as ``(search
-    value, lead, score the side to move made)``, decided values left out (they
+    value, score the side to move made)``, decided values left out (they
     need no curve); ``solved`` endgames as ``(exact chance, score)``, certain ones left out."""
-    points = [((feature(v, risk), w), s) for v, w, s in searched if decided(v) is None]
-    a, b, c = fit_logistic(points)
+    points = [((feature(v, risk),), s) for v, s in searched if decided(v) is None]
+    a, b = fit_logistic(points)
     endgames = [((logit(p),), s) for p, s in solved if 0.0 < p < 1.0]
     d, e = fit_logistic(endgames) if len(endgames) >= 2 else (0.0, 1.0)
-    return Curve(a, b, c, d, e, risk)
+    return Curve(a, b, d, e, risk)

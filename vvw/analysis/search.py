@@ -2,7 +2,12 @@
 
 The strongest search we have does the work: :class:`agents.expectiminimax.ExpectiminimaxAgent`
 (exact chance nodes) at a fixed depth, or as deep as a time per position allows, its
-values turned into expected scores by the winning-chances curve (:mod:`vvw.analysis.chances`);
+values turned into expected scores by the winning-chances curve (:mod:`vvw.analysis.chances`).
+It searches risk-neutral (``risk`` 0): the bot plays with a cautious utility, under which
+each side finds the other's gambles good for the other (a 64 % strike it would decline
+itself looks like a loss when the enemy may make it), so a ply next to an enemy group that
+then does not strike would count as lost and given back ply after ply; a chance node worth
+the mean of its outcomes values both sides' gambles alike.
 a one-against-one endgame is valued by its exact solution (:mod:`agents.endgame`), a
 finished game by its result. Every call starts afresh (the search's tables are cleared),
 so a position's answer depends on nothing analysed before it: the analysis is the same in
@@ -74,7 +79,7 @@ class PositionSearch:
             return exact
         if self.settings.seconds is None:
             value, best = self._fresh().analyse(state, self.settings.depth)
-            score = self.curve.searched(value, state, self.rules.max_plies)
+            score = self.curve.searched(value)
             return Searched(score, best, self.settings.depth, "search", value)
         return self._timed(state, self.settings.seconds)
 
@@ -86,12 +91,10 @@ class PositionSearch:
             values = agent.root_values(state, seconds=seconds)
         except OutOfTime:
             value, best = self._fresh().analyse(state, 1)
-            return Searched(
-                self.curve.searched(value, state, self.rules.max_plies), best, 1, "search", value
-            )
+            return Searched(self.curve.searched(value), best, 1, "search", value)
         assert agent.last_stats is not None
         best, value = values[0]
-        score = self.curve.searched(value, state, self.rules.max_plies)
+        score = self.curve.searched(value)
         return Searched(score, best, agent.last_stats.depth, "search", value)
 
     def _endgame(self, state: GameState) -> Searched | None:
@@ -109,7 +112,7 @@ class PositionSearch:
         if searched.how == "endgame":
             return self.expected(state, ply, self.after_score)
         value = self._fresh().ply_value(state, ply, max(1, searched.depth))
-        return self.curve.searched(value, state, self.rules.max_plies)
+        return self.curve.searched(value)
 
     def expected(
         self, state: GameState, ply: Ply, score: Callable[[GameState, Kind], float]
@@ -133,4 +136,4 @@ class PositionSearch:
         if depth is None:
             return 1.0 - self.position(after).score
         value, _ = self._fresh().analyse(after, max(1, depth))
-        return 1.0 - self.curve.searched(value, after, self.rules.max_plies)
+        return 1.0 - self.curve.searched(value)

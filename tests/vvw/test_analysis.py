@@ -2,14 +2,22 @@
 
 import json
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 import pytest
+import trio
 
+from agents.client import play
 from agents.expectiminimax import ExpectiminimaxAgent
-from engine import VAMPIRES, WEREWOLVES, GameState, Move, Turn, battle_outcomes
+from agents.random_bot import RandomAgent
+from engine import VAMPIRES, WEREWOLVES, GameState, Move, Rules, Turn, battle_outcomes
 from engine.kinds import HUMANS
+from protocol.transcript import Ply as PlyRecord
+from server.serving import serve
+from server.settings import Settings as ServerSettings
 from tests.helpers.boards import board
+from tests.helpers.maps import load
 from vvw.analysis.analysis import analyse_game, analyse_turn
 from vvw.analysis.chances import CURVE, Curve, certainty_equivalent, fit_curve
 from vvw.analysis.game import PlayedTurn, game_from_records, game_from_turns
@@ -17,6 +25,7 @@ from vvw.analysis.judging import Label, Thresholds, accuracy, ply_accuracy
 from vvw.analysis.search import PositionSearch, Settings
 from vvw.cli import main
 from vvw.transcripts import read_transcript
+from vvw.watching import recording
 
 GAMES = Path(__file__).resolve().parents[2] / "docs" / "games"
 SHORT_GAME = GAMES / "thetrap-seed2025-vs-expectiminimax.jsonl"
@@ -247,3 +256,31 @@ def test_with_a_time_per_position_the_search_goes_as_deep_as_it_allows():
     analysis = analyse_game(one_turn_game(WALK_INTO_KILL, walk, after), Settings(seconds=0.3))
     (turn,) = analysis.turns
     assert turn.depth >= 1 and turn.after == 0.0
+
+
+async def test_a_bots_own_transcript_is_analysed_on_its_own_plies(tmp_path):
+    settings = ServerSettings(seed=3, rules=Rules(max_plies=24))
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(partial(serve, load("testmap"), settings, port=0, games=1))
+            nursery.start_soon(
+                partial(
+                    play,
+                    RandomAgent(seed=1),
+                    "127.0.0.1",
+                    port,
+                    name="mine",
+                    wrap_stream=recording(tmp_path, f"127.0.0.1:{port}"),
+                )
+            )
+            nursery.start_soon(partial(play, RandomAgent(seed=2), "127.0.0.1", port, name="b"))
+    (transcript,) = tmp_path.glob("*.jsonl")
+    records = read_transcript(transcript)
+    own = [r for r in records if isinstance(r, PlyRecord)]
+    game = game_from_records(records)
+    assert [t.number for t in game.turns] == [r.ply_number for r in own]
+    assert {t.side for t in game.turns} == {own[0].side}
+    analysis = analyse_game(game, Settings(depth=1))
+    for turn in analysis.turns:
+        assert turn.before.to_move == turn.side and turn.judged
+    assert all(b.side == own[0].side for b in analysis.battles)  # only outcomes it saw

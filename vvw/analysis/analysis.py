@@ -132,7 +132,7 @@ class SideSummary:
         by play``."""
         who = self.side.name.lower()
         if abs(self.luck) < 0.5 or self.luckiest is None:
-            dice = "the dice were even"
+            dice = "had even dice"
         else:
             verb = "gained" if self.luck > 0 else "lost"
             word = "from" if self.luck > 0 else "to"

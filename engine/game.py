@@ -115,7 +115,7 @@ class Game:
         labels = labels if labels is not None else names
         self._labels = {VAMPIRES: labels[0], WEREWOLVES: labels[1]}
         self._rng = random.Random(seed)
-        self._think: dict[Kind, float | None] = {VAMPIRES: None, WEREWOLVES: None}
+        self._thinks: dict[Kind, list[float]] = {VAMPIRES: [], WEREWOLVES: []}
         self._skipped = {VAMPIRES: 0, WEREWOLVES: 0}
         self._touched: dict[Kind, set[tuple[int, int]]] = {VAMPIRES: set(), WEREWOLVES: set()}
         """The cells each side's last turn changed (the next UPD lists them all)."""
@@ -132,7 +132,7 @@ class Game:
         """The player to move answered with ``ply`` after ``think`` seconds, ``elapsed``
         seconds into the game. The turn played (``None`` if the reply lost the game)."""
         mover = self._playing()
-        self._think[mover] = max(think, self._think[mover] or 0.0)
+        self._thinks[mover].append(think)
         if think > self.limits.move_time:
             return self._late(mover, f" (replied after {think:.3f} s)", elapsed)
         try:
@@ -203,12 +203,14 @@ class Game:
 
     def _end(self, winner: Kind | None, termination: Termination, detail: str) -> GameResult:
         def record(species: Kind) -> PlayerRecord:
+            thinks = tuple(self._thinks[species])
             return PlayerRecord(
                 species,
                 self._names[species],
                 self.state.total(species),
-                self._think[species],
+                max(thinks, default=None),
                 self._skipped[species],
+                thinks,
             )
 
         self.result = GameResult(

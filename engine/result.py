@@ -76,6 +76,8 @@ class PlayerRecord:
     longest_think: float | None = None
     """The slowest reply, in seconds, from UPD sent to complete MOV received."""
     skipped_turns: int = 0
+    thinks: tuple[float, ...] = ()
+    """Every reply's time, in seconds, in the order of its turns (late ones included)."""
 
 
 @attrs.frozen

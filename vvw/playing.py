@@ -407,6 +407,7 @@ def results_line(
             creatures=record.creatures,
             longest_think=record.longest_think,
             skipped_turns=record.skipped_turns,
+            thinks=tuple(round(think, 4) for think in record.thinks),
             outputs=tuple(str(path) for path in played.outputs.get(species, [])),
         )
 

@@ -8,8 +8,8 @@ participants and their commands, format, maps, rounds, seed, settings, SPRT; a g
 (``"type": "game"``) says which scheduled game it is (``key``), who played which side
 with what seed, the map and battle seed, the winner (``"vampires"``, ``"werewolves"`` or
 ``null``), the termination (a :class:`~engine.result.Termination`'s value) and reason,
-plies, longest thinks, and where its transcript and the bots' output are. The reader
-gives back a :class:`GameLine` with the winner a :class:`~engine.kinds.Kind` and the
+plies, every think time (and the longest), and where its transcript and the bots' output
+are. The reader gives back a :class:`GameLine` with the winner a :class:`~engine.kinds.Kind` and the
 termination a ``Termination``; a file of a newer version is refused.
 """
 
@@ -23,9 +23,10 @@ import attrs
 from engine import Kind, Termination
 from protocol.transcript import jsonable
 
-VERSION = 1
-"""The version this module writes in the header. It reads this one; a file without a
-version (written before versions) is version 1."""
+VERSION = 2
+"""The version this module writes in the header. It reads this one and the ones before: a
+file without a version (written before versions) is version 1; version 2 added each
+side's ``thinks``."""
 
 
 class ResultsFileError(ValueError):
@@ -44,6 +45,8 @@ class Side:
     skipped_turns: int = 0
     outputs: tuple[str, ...] = attrs.field(default=(), converter=lambda items: tuple(items))
     """The bot's non-empty output files (standard output, standard error)."""
+    thinks: tuple[float, ...] = attrs.field(default=(), converter=lambda items: tuple(items))
+    """Every reply's time in seconds, in turn order (version 2; ``()`` in older files)."""
 
 
 @attrs.frozen

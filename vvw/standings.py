@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from vvw.results import GameLine, Header
-from vvw.stats import PAIR_SCORES, EloEstimate, Sprt, wdl_estimate
+from vvw.stats import PAIR_SCORES, EloEstimate, Sprt, Thinks, wdl_estimate
 
 
 @attrs.frozen
@@ -31,6 +31,9 @@ class Tally:
     """Turns it answered too late (skipped, as on the course server), over all its games."""
     slowest: float | None = None
     """Its longest think over all its games, in seconds (``None``: none recorded)."""
+    thinks: Thinks | None = None
+    """Its think times over all its games (``None``: none recorded, as in files of
+    version 1, which kept only the longest)."""
 
     @property
     def games(self) -> int:
@@ -83,6 +86,7 @@ def _tally(name: str, opponent: str | None, games: list[GameLine]) -> Tally:
     ]
     late = sum(side.skipped_turns for side in sides)
     slowest = max((s.longest_think for s in sides if s.longest_think is not None), default=None)
+    thinks = Thinks.of([think for side in sides for think in side.thinks])
     return Tally(
         name,
         opponent,
@@ -94,6 +98,7 @@ def _tally(name: str, opponent: str | None, games: list[GameLine]) -> Tally:
         pairs,
         late,
         slowest,
+        thinks,
     )
 
 
@@ -145,7 +150,9 @@ PARTICIPANT_COLUMNS = (
     "LOS",
     "abnormal",
     "late",
-    "slowest",
+    "think",
+    "p95",
+    "max",
 )
 """The columns of the participants' table, as the terminal and the dashboard show it."""
 PAIR_COLUMNS = ("pair", "games", "W-D-L", "score", "Elo ± 95 %", "LOS", "pairs LL/LD/½/WD/WW")
@@ -163,7 +170,9 @@ _PARTICIPANT_LAYOUT: _Layout = (
     (1, ">", 6),
     (1, ">", 8),
     (1, ">", 5),
-    (1, ">", 7),
+    (1, ">", 6),
+    (1, ">", 6),
+    (1, ">", 6),
 )
 _PAIR_LAYOUT: _Layout = (
     (0, "<", 40),
@@ -206,6 +215,8 @@ def participant_rows(table: Standings) -> list[tuple[str, ...]]:
             _los(row.estimate),
             str(row.abnormal),
             str(row.late),
+            _seconds(row.thinks.mean if row.thinks else None),
+            _seconds(row.thinks.p95 if row.thinks else None),
             _seconds(row.slowest),
         )
         for place, row in enumerate(table.participants, 1)
@@ -290,6 +301,8 @@ def _row(tally: Tally) -> dict[str, Any]:
         "los": round(estimate.los, 4),
         "abnormal_losses": tally.abnormal,
         "late_turns": tally.late,
+        "think_mean": None if tally.thinks is None else round(tally.thinks.mean, 4),
+        "think_p95": None if tally.thinks is None else round(tally.thinks.p95, 4),
         "slowest_think": None if tally.slowest is None else round(tally.slowest, 3),
         "pairs_ll_ld_half_wd_ww": list(tally.pairs),
     }

@@ -197,3 +197,23 @@ def parse_sprt(text: str) -> Sprt:
         except ValueError:
             raise ValueError(f"SPRT: {value!r} is not a number") from None
     return Sprt(**values)
+
+
+@attrs.frozen
+class Thinks:
+    """A bot's think times (seconds per reply) in brief: how many, the mean, the 95th
+    percentile (nearest rank: 95 % of the replies took at most this long), the longest."""
+
+    replies: int
+    mean: float
+    p95: float
+    longest: float
+
+    @classmethod
+    def of(cls, times: Sequence[float]) -> "Thinks | None":
+        """The summary of ``times``; ``None`` when there are none."""
+        if not times:
+            return None
+        ordered = sorted(times)
+        rank = math.ceil(0.95 * len(ordered))
+        return cls(len(ordered), math.fsum(ordered) / len(ordered), ordered[rank - 1], ordered[-1])

@@ -88,7 +88,7 @@ def test_no_reply_skips_the_turn_by_default() -> None:
     assert game.result is None and game.to_move == VAMPIRES
 
 
-def test_a_late_reply_is_not_played_and_skips_the_turn() -> None:
+def test_a_late_reply_is_not_played_and_skips_the_turn_and_every_think_is_kept() -> None:
     game = new(limits=Limits(move_time=1.0))
     turn = game.reply(V_STEP, think=1.5, elapsed=1.5)
     assert turn is not None and turn.ply is None
@@ -103,6 +103,7 @@ def test_a_late_reply_is_not_played_and_skips_the_turn() -> None:
     finished = game.abort("enough")
     assert (finished.vampires.skipped_turns, finished.werewolves.skipped_turns) == (2, 0)
     assert (finished.vampires.longest_think, finished.werewolves.longest_think) == (1.5, 1.0)
+    assert (finished.vampires.thinks, finished.werewolves.thinks) == ((1.5, 0.3), (1.0, 0.2, 0.0))
 
 
 def test_no_reply_forfeits_when_set() -> None:

@@ -1,6 +1,7 @@
 """``vvw match`` as a user runs it: results per bot, reasons that say what happened, files."""
 
 import json
+import math
 import re
 import signal
 import subprocess
@@ -251,6 +252,33 @@ def test_a_game_stopped_by_ctrl_c_is_listed_as_aborted_and_not_counted(tmp_path)
     assert "no game finished; 1 aborted (not counted)\n" in out
     assert "scores" not in out and "0 wins" not in out
     assert err == "vvw match: stopped by SIGINT after 0 of 2 games\n"
+
+
+def test_a_match_ends_with_each_bots_think_times(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    words = ["--map", "testmap", "random", "greedy", "--games", "2", "--ply-limit", "20"]
+    assert main(["match", *words, "--seed", "4", "--json", "r.json", "--no-transcript"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    games = json.loads((tmp_path / "r.json").read_text())
+    thinks = {
+        name: [
+            t
+            for game in games
+            for side in ("vampires", "werewolves")
+            for t in game[side]["thinks"]
+            if game[side]["name"] == name
+        ]
+        for name in ("random", "greedy")
+    }
+    header = lines.index(
+        "bot        W-D-L  score        Elo ± 95 %  replies   think     p95     max  skipped"
+    )
+    for row, name in zip(lines[header + 1 : header + 3], ("random", "greedy"), strict=True):
+        replies, mean, p95, longest, skipped = row.split()[-5:]
+        assert row.startswith(f"{name} ") and int(replies) == len(thinks[name]) > 0
+        times = sorted(thinks[name])
+        assert mean == f"{sum(times) / len(times):.3f}s" and longest == f"{times[-1]:.3f}s"
+        assert p95 == f"{times[math.ceil(0.95 * len(times)) - 1]:.3f}s" and skipped == "0"
 
 
 def test_match_refuses_an_existing_or_unwritable_results_file_before_playing(tmp_path, capsys):

@@ -6,7 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vvw.stats import PAIR_SCORES, Sprt, elo_estimate, elo_of_score, parse_sprt, wdl_estimate
+from vvw.stats import (
+    PAIR_SCORES,
+    Sprt,
+    Thinks,
+    elo_estimate,
+    elo_of_score,
+    parse_sprt,
+    wdl_estimate,
+)
 
 
 def test_elo_interval_and_los_of_wins_draws_losses():
@@ -91,3 +99,14 @@ def test_swapping_wins_and_losses_mirrors_the_estimate(w, d, lost):
 
 def test_elo_of_score_is_logistic():
     assert elo_of_score(0.5) == 0 and elo_of_score(10 / 11) == pytest.approx(400)
+
+
+@given(st.lists(st.floats(0.0, 10.0), min_size=1, max_size=300))
+def test_the_95th_percentile_is_the_smallest_time_that_95_percent_do_not_exceed(times):
+    summary = Thinks.of(times)
+    assert summary is not None
+    assert summary.p95 in times and summary.longest == max(times)
+    assert sum(t <= summary.p95 for t in times) >= 0.95 * len(times)
+    assert sum(t < summary.p95 for t in times) < 0.95 * len(times)
+    assert min(times) <= summary.mean <= max(times) or math.isclose(summary.mean, min(times))
+    assert Thinks.of([]) is None

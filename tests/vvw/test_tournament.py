@@ -290,7 +290,7 @@ def test_progress_lines_print_names_as_they_are(capsys):
     )
 
 
-def test_the_standings_count_each_participants_late_turns_and_its_slowest_think():
+def test_the_standings_count_each_participants_late_turns_and_its_think_times():
     from vvw.results import GameLine, Header, Side
     from vvw.standings import format_text, standings, to_json
 
@@ -310,13 +310,13 @@ def test_the_standings_count_each_participants_late_turns_and_its_slowest_think(
     games = [
         game(
             1,
-            Side("a", "x", longest_think=0.31, skipped_turns=2),
-            Side("b", "y", longest_think=0.5),
+            Side("a", "x", longest_think=0.9, skipped_turns=2, thinks=[0.1] * 9 + [0.9]),
+            Side("b", "y", longest_think=0.5, thinks=[0.5, 0.3]),
         ),
         game(
             2,
-            Side("b", "y", longest_think=0.75, skipped_turns=1),
-            Side("a", "x", longest_think=0.42, skipped_turns=3),
+            Side("b", "y", longest_think=0.75, skipped_turns=1),  # a file of version 1
+            Side("a", "x", longest_think=0.1, skipped_turns=3, thinks=[0.1] * 10),
         ),
     ]
     header = Header(
@@ -329,9 +329,21 @@ def test_the_standings_count_each_participants_late_turns_and_its_slowest_think(
     )
     table = standings(header, games)
     rows = {row["participant"]: row for row in to_json(table)["participants"]}
-    assert (rows["a"]["late_turns"], rows["a"]["slowest_think"]) == (5, 0.42)
-    assert (rows["b"]["late_turns"], rows["b"]["slowest_think"]) == (1, 0.75)
-    assert "late slowest" in format_text(table)
+    thinks = {name: [row[f"think_{x}"] for x in ("mean", "p95")] for name, row in rows.items()}
+    assert (rows["a"]["late_turns"], rows["a"]["slowest_think"], thinks["a"]) == (
+        5,
+        0.9,
+        [0.14, 0.1],
+    )
+    assert (rows["b"]["late_turns"], rows["b"]["slowest_think"], thinks["b"]) == (
+        1,
+        0.75,
+        [0.4, 0.5],
+    )
+    text = format_text(table)
+    assert " late  think    p95    max\n" in text
+    (line_a,) = [line for line in text.splitlines() if line.startswith(" 1  a ")]
+    assert line_a.endswith("    5  0.14s  0.10s  0.90s")
 
 
 def test_report_of_several_runs_counts_their_games_together(tmp_path, capsys):

@@ -20,6 +20,7 @@ from pathlib import Path
 import attrs
 
 from engine import Kind, Termination
+from engine.result import printable
 from server.events import fan_out
 from vvw import signals
 from vvw.errors import Stopped, UsageError
@@ -38,6 +39,7 @@ from vvw.progress import GameProgress
 from vvw.runs import new_run_dir, remove_if_empty
 from vvw.scores import Scores
 from vvw.seeds import derive, fresh_seed
+from vvw.stats import Thinks, wdl_estimate
 from vvw.view.live import LiveHub, showing
 from vvw.wording import plural
 
@@ -76,13 +78,13 @@ def _plain(_instance: object, _field: object, value: object) -> object:
 
 
 def describe(played: Played) -> str:
-    """One line: the winner by name and side, how, the creatures left, the slowest replies,
-    the turns skipped (no reply in time), where its transcript is."""
+    """One line: the winner by name and side, how, the creatures left, each side's think
+    times, the turns skipped (no reply in time), where its transcript is."""
     result = played.result
     think = ", ".join(
-        f"{p.name} longest think {p.longest_think:.3f} s"
+        f"{p.name} thinks {summary.mean:.3f} s mean, {summary.longest:.3f} s longest"
         for p in (result.vampires, result.werewolves)
-        if p.longest_think is not None
+        if (summary := Thinks.of(p.thinks)) is not None
     )
     counts = f"vampires {result.vampires.creatures}, werewolves {result.werewolves.creatures}"
     skipped = ", ".join(
@@ -103,6 +105,41 @@ def tally(players: tuple[Participant, Participant], played: list[Played]) -> str
     games that ended; one stopped before its end (Ctrl-C) is listed apart, not counted."""
     names = [player.name for player in players]
     return Scores.of((game.result for game in played), names).line(scorer=names[0])
+
+
+def table(players: tuple[Participant, Participant], played: list[Played]) -> str:
+    """Each bot's games (W-D-L, score, Elo ± 95 %) and think times (replies, mean, 95th
+    percentile, longest), and the turns it let pass, over the whole match."""
+    scores = Scores.of(game.result for game in played)
+    names = [printable(player.name)[:24] for player in players]
+    width = max(len(name) for name in names)
+    lines = [
+        f"{'bot':<{width}}  {'W-D-L':>8} {'score':>6}  {'Elo ± 95 %':>16}"
+        f"  {'replies':>7} {'think':>7} {'p95':>7} {'max':>7}  {'skipped':>7}"
+    ]
+    for player, name, other in zip(players, names, reversed(players), strict=True):
+        wins, losses = scores.wins.get(player.name, 0), scores.wins.get(other.name, 0)
+        estimate = wdl_estimate(wins, scores.draws, losses)
+        sides = [
+            side
+            for game in played
+            for side in (game.result.vampires, game.result.werewolves)
+            if side.name == player.name
+        ]
+        thinks = Thinks.of([think for side in sides for think in side.thinks])
+        times = (
+            [f"{x:.3f}s" for x in (thinks.mean, thinks.p95, thinks.longest)]
+            if thinks
+            else ["-"] * 3
+        )
+        wdl = f"{wins}-{scores.draws}-{losses}"
+        share = f"{estimate.score:.1%}" if scores.finished else "-"
+        lines.append(
+            f"{name:<{width}}  {wdl:>8} {share:>6}  {estimate.format():>16}"
+            f"  {thinks.replies if thinks else 0:>7} {times[0]:>7} {times[1]:>7} {times[2]:>7}"
+            f"  {sum(side.skipped_turns for side in sides):>7}"
+        )
+    return "\n".join(lines)
 
 
 def abnormal(played: list[Played]) -> list[str]:
@@ -227,6 +264,8 @@ def run(args: argparse.Namespace) -> int:
         remove_if_empty(run_dir)
         remove_if_empty(run_dir.parent)
     print(tally(players, played))
+    if played:
+        print(table(players, played))
     lines = abnormal(played)
     if lines:
         print("abnormal games:\n" + "\n".join(lines))

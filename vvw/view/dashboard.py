@@ -47,7 +47,7 @@ def _text(value: object) -> str:
 
 
 NUMERIC = frozenset({"#", "games", "W", "D", "L", "score", "Elo ± 95 %", "LOS", "abnormal"})
-NUMERIC |= {"late", "slowest", "W-D-L"}
+NUMERIC |= {"late", "think", "p95", "max", "W-D-L"}
 """Columns aligned right, as numbers are."""
 
 

@@ -254,12 +254,23 @@ def test_a_game_stopped_by_ctrl_c_is_listed_as_aborted_and_not_counted(tmp_path)
     assert err == "vvw match: stopped by SIGINT after 0 of 2 games\n"
 
 
-def test_a_match_ends_with_each_bots_think_times(tmp_path, capsys, monkeypatch):
+def test_a_match_shows_a_running_score_and_ends_with_each_bots_think_times(
+    tmp_path, capsys, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
     words = ["--map", "testmap", "random", "greedy", "--games", "2", "--ply-limit", "20"]
     assert main(["match", *words, "--seed", "4", "--json", "r.json", "--no-transcript"]) == 0
     lines = capsys.readouterr().out.splitlines()
     games = json.loads((tmp_path / "r.json").read_text())
+    scores = [line for line in lines if line.startswith("score of random vs greedy: ")]
+    assert [line.rsplit(", ", 1)[1] for line in scores] == ["1 game left", "0 games left"]
+    wins = {"random": 0, "greedy": 0}
+    for number, game in enumerate(games):
+        if game["winner"] is not None:
+            wins[game[game["winner"]]["name"]] += 1
+        draws = number + 1 - sum(wins.values())
+        assert f": {wins['random']}-{draws}-{wins['greedy']} (W-D-L), " in scores[number]
+    assert re.search(r", Elo [-+](\d+\.\d|inf) ± (\d+\.\d|inf), ", scores[-1])
     thinks = {
         name: [
             t

@@ -107,6 +107,22 @@ def tally(players: tuple[Participant, Participant], played: list[Played]) -> str
     return Scores.of((game.result for game in played), names).line(scorer=names[0])
 
 
+def running_score(
+    players: tuple[Participant, Participant], played: list[Played], games: int
+) -> str:
+    """``score of greedy vs random: 3-1-0 (W-D-L), 87.5%, Elo +338.2 ± 400.0, 4 games
+    left``: after each game, as the chess match runners show it (aborted games not counted)."""
+    first, second = (player.name for player in players)
+    scores = Scores.of(game.result for game in played)
+    wins, draws, losses = scores.wins.get(first, 0), scores.draws, scores.wins.get(second, 0)
+    estimate = wdl_estimate(wins, draws, losses)
+    share = f"{estimate.score:.1%}" if scores.finished else "-"
+    return (
+        f"score of {printable(first)} vs {printable(second)}: {wins}-{draws}-{losses} (W-D-L),"
+        f" {share}, Elo {estimate.format()}, {plural(games - len(played), 'game')} left"
+    )
+
+
 def table(players: tuple[Participant, Participant], played: list[Played]) -> str:
     """Each bot's games (W-D-L, score, Elo ± 95 %) and think times (replies, mean, 95th
     percentile, longest), and the turns it let pass, over the whole match."""
@@ -231,6 +247,7 @@ def run(args: argparse.Namespace) -> int:
             def record(game: Played, number: int = number, label: str = choice.label) -> None:
                 played.append(game)
                 print(f"game {number} on {label}: {describe(game)}", flush=True)
+                print(running_score(players, played, args.games), flush=True)
                 note = kept.kept(game.transcript)
                 if note is not None:
                     print(f"vvw match: {note}", file=sys.stderr, flush=True)

@@ -109,8 +109,11 @@ class BotProcess:
         return "\n".join(text.strip().splitlines()[-lines:])
 
 
-async def start_bot(label: str, argv: list[str], log_dir: Path) -> BotProcess:
-    """Start ``argv`` with its output going to ``log_dir/label.out`` and ``label.err``."""
+async def start_bot(
+    label: str, argv: list[str], log_dir: Path, cwd: str | None = None
+) -> BotProcess:
+    """Start ``argv`` in the folder ``cwd`` (``None``: ours; a relative program is looked
+    for there) with its output going to ``log_dir/label.out`` and ``label.err``."""
     become_subreaper()
     await trio.Path(log_dir).mkdir(parents=True, exist_ok=True)
     stdout_path = log_dir / f"{label}.out"
@@ -126,6 +129,7 @@ async def start_bot(label: str, argv: list[str], log_dir: Path) -> BotProcess:
                 stderr=stderr,
                 start_new_session=True,
                 env=env,
+                cwd=cwd,
             )
         except OSError as error:
             raise OSError(f"cannot start bot {label} ({shlex.join(argv)}): {error}") from error

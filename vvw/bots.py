@@ -18,6 +18,9 @@ from vvw.paths import folder_to_write
 
 BUILTIN = frozenset(BOTS)
 """Bot names run as ``vvw agent NAME`` (the registry imports bots lazily)."""
+DEFAULT_MOVE_TIME = 2.0
+"""The course server's seconds per reply: a ``{time_budget}`` fits it when no move time is
+known."""
 MARGIN_SHARE = 0.1
 """The share of the server's time per move a built-in bot leaves unused (0.2 s of 2 s)…"""
 MARGIN = 0.1
@@ -56,7 +59,8 @@ def bot_command(
     A built-in bot is given ``--quiet`` (its runner says the results: no line per game
     in its log), ``--quiet-stop`` (its runner ends it: no line in its log either),
     ``--seed seed``, ``--name name`` and the ``--time-budget`` that fits ``move_time``
-    (before its own options, which win); a command's ``{seed}`` is replaced by ``seed``.
+    (before its own options, which win); a command's ``{seed}`` is replaced by ``seed``
+    and ``{time_budget}`` by the same budget (seconds to think per reply).
     """
     words = shlex.split(spec)
     if not words:
@@ -81,7 +85,13 @@ def bot_command(
             *ours,
             *words[1:],
         ]
-    fields = {"{host}": host, "{port}": str(port), "{seed}": str(seed or 0)}
+    budget = time_budget(move_time if move_time is not None else DEFAULT_MOVE_TIME)
+    fields = {
+        "{host}": host,
+        "{port}": str(port),
+        "{seed}": str(seed or 0),
+        "{time_budget}": f"{budget:g}",
+    }
 
     def fill(word: str) -> str:
         for field, value in fields.items():

@@ -3,13 +3,15 @@
 On the command line a participant is a built-in bot's name with its options
 (``"alphabeta --depth 4"``), a command (``"./mybot {host} {port}"``), or either one
 preceded by ``name=NAME`` and given as ``cmd=…`` (``name=mybot cmd="python bot.py"``), or
-all in one word (``"name=mybot python bot.py"``). Results are always kept per participant
-name, whatever name the bot sends in its NME.
+all in one word (``"name=mybot python bot.py"``), or the name of a bot of a bots file
+(:mod:`vvw.botsfile`), which may also say the folder it runs in. Results are always kept
+per participant name, whatever name the bot sends in its NME.
 """
 
 import os
 import shlex
 import shutil
+from collections.abc import Mapping
 
 import attrs
 
@@ -27,6 +29,8 @@ class Participant:
 
     name: str
     spec: str
+    folder: str | None = None
+    """The folder the bot runs in (a bots file's ``folder``); ``None``: where vvw runs."""
 
     @property
     def builtin(self) -> bool:
@@ -51,30 +55,33 @@ class Participant:
         if not commands_too:
             return None
         words = shlex.split(self.spec)
-        return _program_problem(words[0]) or _script_problem(words)
+        return _program_problem(words[0], self.folder) or _script_problem(words, self.folder)
 
 
-def _program_problem(program: str) -> str | None:
-    """Why ``program`` (a command's first word) cannot run; ``None`` if it can."""
+def _program_problem(program: str, folder: str | None = None) -> str | None:
+    """Why ``program`` (a command's first word, run in ``folder``) cannot run; ``None``
+    if it can."""
+    path = os.path.join(folder or "", program)
+    there = f" in {folder}" if folder is not None and not os.path.isabs(program) else ""
     if os.sep not in program:
         if shutil.which(program):
             return None
-        here = f"; the file here is ./{program}" if os.path.isfile(program) else ""
+        here = f"; the file{there or ' here'} is ./{program}" if os.path.isfile(path) else ""
         return f"{program} not found (not a program on PATH{here})"
-    if os.path.isdir(program):
-        return f"{program} is a folder, not a program"
-    if not os.path.exists(program):
-        return f"{program} not found"
-    if not os.access(program, os.X_OK):
+    if os.path.isdir(path):
+        return f"{program}{there} is a folder, not a program"
+    if not os.path.exists(path):
+        return f"{program} not found{there}"
+    if not os.access(path, os.X_OK):
         instead = f", or run it as `python3 {program}`" if program.endswith(".py") else ""
-        return f"{program} is not executable: chmod +x {program}{instead}"
+        return f"{program}{there} is not executable: chmod +x {program}{instead}"
     return None
 
 
 SCRIPT_SUFFIXES = (".py", ".js", ".rb", ".sh", ".jar")
 
 
-def _script_problem(words: list[str]) -> str | None:
+def _script_problem(words: list[str], folder: str | None = None) -> str | None:
     """``bots/mine.py not found`` when an interpreter is given a script file that is not
     there (``python3 bots/mine.py {host} {port}``); ``None`` otherwise."""
     program = os.path.basename(words[0])
@@ -85,8 +92,9 @@ def _script_problem(words: list[str]) -> str | None:
             return None
         if word.startswith("-") or "{" in word:
             continue
-        if word.endswith(SCRIPT_SUFFIXES) and not os.path.isfile(word):
-            return f"{word} not found (the script {program} is given)"
+        if word.endswith(SCRIPT_SUFFIXES) and not os.path.isfile(os.path.join(folder or "", word)):
+            there = f" in {folder}" if folder is not None and not os.path.isabs(word) else ""
+            return f"{word} not found{there} (the script {program} is given)"
         return None
     return None
 
@@ -105,13 +113,18 @@ def default_name(spec: str) -> str:
     return program
 
 
-def parse_participants(words: list[str]) -> list[Participant]:
+def parse_participants(
+    words: list[str], known: Mapping[str, Participant] | None = None
+) -> list[Participant]:
     """The participants named by ``words``; ``ValueError`` with a one-line reason.
 
-    Unnamed participants sharing a default name are told apart as ``greedy#1``,
-    ``greedy#2``; two participants given the same name is an error.
+    A word that is a name of ``known`` (a bots file's) is that participant, under the
+    name before it if ``name=`` gives one. Unnamed participants sharing a default name are
+    told apart as ``greedy#1``, ``greedy#2``; two participants given the same name is an
+    error.
     """
-    given: list[tuple[str | None, str]] = []
+    known = known or {}
+    given: list[tuple[str | None, str, str | None]] = []
     pending: str | None = None
     for word in words:
         if word.startswith("name="):
@@ -124,25 +137,30 @@ def parse_participants(words: list[str]) -> list[Participant]:
             if not rest:
                 continue
             word = rest[0]
+        if word in known:
+            bot = known[word]
+            given.append((pending or bot.name, bot.spec, bot.folder))
+            pending = None
+            continue
         spec = word.removeprefix("cmd=")
         words_of_spec = shlex.split(spec)  # ValueError: "No closing quotation"
         if not words_of_spec:
             raise ValueError("empty bot command")
-        given.append((pending, spec))
+        given.append((pending, spec, None))
         pending = None
     if pending is not None:
         raise ValueError(f"name={pending} is not followed by a bot: {NAME_FORM}")
-    explicit = [name for name, _ in given if name is not None]
+    explicit = [name for name, _, _ in given if name is not None]
     for name in explicit:
         if explicit.count(name) > 1:
             raise ValueError(f"two participants are named {name!r}")
-    defaults = [default_name(spec) for name, spec in given if name is None]
+    defaults = [default_name(spec) for name, spec, _ in given if name is None]
     counters: dict[str, int] = {}
     participants = []
-    for given_name, spec in given:
+    for given_name, spec, folder in given:
         name = given_name or default_name(spec)
         if given_name is None and (defaults.count(name) > 1 or name in explicit):
             counters[name] = counters.get(name, 0) + 1
             name = f"{name}#{counters[name]}"
-        participants.append(Participant(name, spec))
+        participants.append(Participant(name, spec, folder))
     return participants

@@ -91,9 +91,11 @@ class _Bots:
         self.running: dict[Kind, BotProcess] = {}
         self.outputs: dict[Kind, list[Path]] = {}
 
-    async def start(self, species: Kind, name: str, argv: list[str]) -> BotProcess:
-        """Start the bot of ``species`` (``OSError`` if it cannot start)."""
-        bot = await start_bot(file_stem(species, name), argv, self.game_dir)
+    async def start(
+        self, species: Kind, name: str, argv: list[str], folder: str | None = None
+    ) -> BotProcess:
+        """Start the bot of ``species`` in ``folder`` (``OSError`` if it cannot start)."""
+        bot = await start_bot(file_stem(species, name), argv, self.game_dir, folder)
         self.running[species] = bot
         return bot
 
@@ -215,7 +217,7 @@ class _Game:
         for species, player, seed in zip(SIDES, self.players, self.seeds, strict=True):
             argv = player.argv("127.0.0.1", port, seed, self.settings.move_time)
             try:
-                bot = await bots.start(species, player.name, argv)
+                bot = await bots.start(species, player.name, argv, player.folder)
             except OSError as error:
                 return _Lost(species, Termination.CRASH, str(error))
             nursery.start_soon(_report_exit, species, bot, send)

@@ -113,7 +113,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "agent",
         help="run a built-in bot as a client of a server",
-        description="Connect a built-in bot to a server (ours or the course's) and play.",
+        description="Connect a built-in bot to a server (ours or the course's) and play. Each"
+        " game ends with a line: the side played, the replies and fallbacks, the last board"
+        " the bot was told (the protocol's END does not say who won); the run with a"
+        " summary (--quiet: neither).",
     )
     add_agent_arguments(parser)
     parser.set_defaults(func=run, takes_extra=True)

@@ -23,6 +23,7 @@ from engine import Kind, Termination
 from engine.result import printable
 from server.events import fan_out
 from vvw import signals
+from vvw.botsfile import add_bots_argument, bots_named
 from vvw.errors import Stopped, UsageError
 from vvw.game_arguments import (
     add_settings_arguments,
@@ -196,10 +197,10 @@ def watch_again(played: list[Played]) -> str | None:
     )
 
 
-def players_from(words: list[str]) -> tuple[Participant, Participant]:
-    """The two participants named by ``words``, each able to start."""
+def players_from(words: list[str], bots: Path | None = None) -> tuple[Participant, Participant]:
+    """The two participants named by ``words`` (or the bots file ``bots``), each able to start."""
     try:
-        players = parse_participants(words)
+        players = parse_participants(*bots_named(words, bots))
     except ValueError as error:
         raise UsageError(str(error)) from None
     if len(players) != 2:
@@ -218,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
         maps = resolve_maps(map_words)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    players = players_from(bot_words)
+    players = players_from(bot_words, args.bots_file)
     if args.json is not None:
         why = writable_file(args.json, args.force)
         if why is not None:
@@ -299,7 +300,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "match",
         help="play two bots against each other",
-        epilog='example: vvw match --map thetrap greedy "python mybot.py {host} {port}" --games 10',
+        description="Two bots play --games games, each on a local port of its own, in pairs"
+        " with sides swapped on the same map and battle seed. After each game: its result,"
+        " each bot's think times and skipped turns, where its transcript is kept, and the"
+        " running score (W-D-L, score, Elo ± 95 %, games left). At the end: the wins per bot,"
+        " a table of each bot's score and think times (mean, 95th percentile, longest), the"
+        " abnormal games with their files, and the commands that show the last game again."
+        " Ctrl-C ends the game being played as aborted: listed, not counted.",
+        epilog='example: vvw match --map thetrap greedy "python mybot.py {host} {port}" --games 10;'
+        " vvw match --bots bots.toml mine deep --map thetrap",
     )
     parser.add_argument(
         "bots",
@@ -317,6 +326,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="write all results here (rewritten after every game)",
     )
     parser.add_argument("--force", action="store_true", help="overwrite an existing --json file")
+    add_bots_argument(parser)
     add_settings_arguments(parser, several_maps=True)
     add_view_arguments(parser, own_host=True)
     parser.set_defaults(func=run)

@@ -21,6 +21,7 @@ from server.events import EventSink
 from server.settings import Settings
 from vvw import signals
 from vvw.argtypes import positive_float, positive_int
+from vvw.botsfile import add_bots_argument, bots_named
 from vvw.command_parser import CommandParser
 from vvw.errors import CommandError, Stopped, UsageError
 from vvw.game_arguments import (
@@ -57,6 +58,10 @@ DESCRIPTION = (
     " map and battle seed, --rounds times, up to --concurrency games at once, each on a port"
     " of its own. Every finished game is appended at once to the results file (JSON Lines);"
     " --resume plays only the games it lacks; --sprt stops once the test is decided."
+    " The tables: per participant W-D-L, score, Elo ± 95 %, LOS, abnormal losses, late"
+    " turns and think times (mean, 95th percentile, longest); per pair W-D-L, score,"
+    " Elo ± 95 %, LOS and how its pairs of games ended. Participants may come from a bots"
+    " file (--bots)."
 )
 
 
@@ -112,12 +117,17 @@ def players_from(args: argparse.Namespace, bot_words: list[str]) -> list[Partici
     """The participants, each able to start (a shipped command is looked for on the
     workers only)."""
     try:
-        players = parse_participants(bot_words)
+        players = parse_participants(*bots_named(bot_words, args.bots_file))
     except ValueError as error:
         raise UsageError(str(error)) from None
     if len(players) < 2:
         raise UsageError(f"a tournament needs two participants or more, got {len(players)}")
     for player in players:
+        if args.ship is not None and player.folder is not None:
+            raise UsageError(
+                f"{player.name} runs in the folder {player.folder}; with --ship every bot"
+                " runs in the shipped folder: put it there, without folder ="
+            )
         why = player.problem(commands_too=args.ship is None)
         if why is not None:
             raise UsageError(f"cannot start {player.name}: {why}")
@@ -404,6 +414,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         " ('./mybot {host} {port}'), each optionally after name=NAME (or in one word:"
         " 'name=NAME BOT')",
     )
+    add_bots_argument(parser)
     parser.add_argument(
         "--format",
         choices=FORMATS,

@@ -368,7 +368,9 @@ async def play(
 
     ``games=None`` plays what one connection offers. ``games=N`` plays N games, connecting
     again (for up to :data:`RECONNECT_TIME` seconds) when the server closes the connection
-    after a finished game, as the course server's auto-restart expects. ``wrap_stream``
+    after a finished game, as the course server's auto-restart expects; a connection the
+    server turns away meanwhile (ours, still ending the last game) is tried again within
+    that time. ``wrap_stream``
     is given each new connection and the number of games played before it, and returns the
     stream to play on (``vvw agent --transcript`` writes the traffic down so:
     :func:`vvw.watching.recording`); ``on_game_over`` is :func:`play_on`'s. Raises what
@@ -376,28 +378,38 @@ async def play(
     """
     summary = Summary()
     first = True
+    until = math.inf
+    """Until when a restarting server is waited for (after a game: RECONNECT_TIME more)."""
     while games is None or summary.games < games:
         before = summary.games
-        connection = await (_connect(host, port) if first else _reconnect(host, port))
+        connection = await (_connect(host, port) if first else _reconnect(host, port, until))
         if connection is None:
             break
         stream: trio.abc.Stream = connection
-        first = False
         if wrap_stream is not None:
             stream = wrap_stream(stream, summary.games)
         async with stream:
-            await play_on(
-                stream,
-                agent,
-                name=name,
-                time_budget=time_budget,
-                games=None if games is None else games - summary.games,
-                seed=seed,
-                summary=summary,
-                on_game_over=on_game_over,
-            )
+            try:
+                await play_on(
+                    stream,
+                    agent,
+                    name=name,
+                    time_budget=time_budget,
+                    games=None if games is None else games - summary.games,
+                    seed=seed,
+                    summary=summary,
+                    on_game_over=on_game_over,
+                )
+            except TurnedAway as error:
+                if first:
+                    raise
+                log.info("%s; trying again", error)  # the server was still ending a game
+                await trio.sleep(RECONNECT_INTERVAL)
+                continue
+        first = False
         if games is None or summary.games == before:
             break
+        until = trio.current_time() + RECONNECT_TIME
     log.info("done: %s", summary)
     return summary
 
@@ -419,9 +431,10 @@ async def _connect(host: str, port: int) -> trio.SocketStream:
         raise OSError(f"cannot connect to {host}:{port}: {text}") from error
 
 
-async def _reconnect(host: str, port: int) -> trio.SocketStream | None:
-    """Connect again to a restarting server; ``None`` if it does not listen in time."""
-    with trio.move_on_after(RECONNECT_TIME):
+async def _reconnect(host: str, port: int, until: float) -> trio.SocketStream | None:
+    """Connect again to a restarting server; ``None`` if it does not listen by ``until``
+    (trio time)."""
+    with trio.move_on_at(until):
         while True:
             try:
                 return await trio.open_tcp_stream(host, port)

@@ -448,6 +448,33 @@ async def test_play_connects_over_loopback_tcp_and_plays_a_game() -> None:
     assert all(find_violation(state, tuple(Move(*m) for m in mov.moves)) is None for mov in moves)
 
 
+async def test_a_connection_turned_away_while_the_server_ends_a_game_is_tried_again() -> None:
+    """Our server closes a connection at once while it is still ending the last game: the
+    next game's connection, made too early, is turned away and made again."""
+    connections = 0
+
+    async def handler(stream: trio.SocketStream) -> None:
+        nonlocal connections
+        connections += 1
+        if connections == 2:  # too early: the last game is still being ended
+            await stream.aclose()
+            return
+        server = FakeServer(stream)
+        assert isinstance(await server.receive(), Nme)
+        await server.greet(THETRAP, VAMPIRES)
+        await server.send(Upd(()))
+        await server.receive()
+        await server.send(End(), Bye())
+        await stream.aclose()
+
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(partial(trio.serve_tcp, handler, 0, host="127.0.0.1"))
+        port = listeners[0].socket.getsockname()[1]
+        summary = await play(RandomAgent(1), "127.0.0.1", port, games=2)
+        nursery.cancel_scope.cancel()
+    assert (summary.games, connections) == (2, 3)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -74,7 +74,7 @@ def test_two_agents_on_vvw_serve_each_print_their_games_and_serve_tallies_per_na
                     text=True,
                 )
             )
-        said = [agent.communicate(timeout=60)[0] for agent in agents]
+        said = [agent.communicate(timeout=120)[0] for agent in agents]
         out, _ = server.communicate(timeout=60)
     finally:
         for process in (server, *agents):

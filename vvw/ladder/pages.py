@@ -28,7 +28,7 @@ nav { display: inline; margin-left: 16px; }
 nav a { margin-right: 10px; }
 main { padding: 10px 14px; }
 section { background: #fff; border: 1px solid #ddd; border-radius: 4px; padding: 8px 10px;
-  margin-bottom: 10px; }
+  margin-bottom: 10px; overflow-x: auto; }
 section h2 { font-size: 13px; margin: 0 0 6px 0; text-transform: uppercase; color: #555; }
 table { border-collapse: collapse; }
 td, th { padding: 2px 8px; text-align: left; font-variant-numeric: tabular-nums;
@@ -39,7 +39,7 @@ td.number, th.number { text-align: right; }
 .werewolves { color: var(--werewolves); font-weight: 600; }
 .muted { color: #777; }
 .online { color: #2e7d32; font-weight: 600; }
-td.wrapped { white-space: normal; min-width: 16em; max-width: 40em; }
+td.wrapped { white-space: normal; min-width: 10em; max-width: 36em; }
 .reason { color: #8a1c1c; }
 """
 

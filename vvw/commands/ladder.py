@@ -24,6 +24,7 @@ from vvw import signals
 from vvw.argtypes import address, positive_float, positive_int
 from vvw.errors import CommandError, Stopped, UsageError
 from vvw.game_arguments import add_game_settings, add_map_arguments, settings_from
+from vvw.ladder.analysing import DEPTH as ANALYSIS_DEPTH
 from vvw.ladder.credentials import (
     TOKEN_PATTERN,
     Credentials,
@@ -202,6 +203,7 @@ def serve(args: argparse.Namespace) -> int:
         concurrency=args.concurrency,
         events=_fan_out(_only_the_server_s(hub.listener()), _Printer()),
         pairing_interval=args.pairing_interval,
+        analyse=args.analysis_depth if args.analyse else None,
     )
     pages = LadderPages(args.file, hub, lambda: server.online, lambda: server.version)
 
@@ -437,6 +439,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=PAIRING_INTERVAL,
         metavar="SECONDS",
         help="seconds between pairing rounds (default %(default)g)",
+    )
+    served.add_argument(
+        "--analyse",
+        action="store_true",
+        help="analyse each finished game in the background (vvw analyse, one game at a time,"
+        " at a lower priority): its replay then shows the analysis",
+    )
+    served.add_argument(
+        "--analysis-depth",
+        type=positive_int,
+        default=ANALYSIS_DEPTH,
+        metavar="N",
+        help="plies searched from each position by --analyse (default %(default)s)",
     )
     served.set_defaults(ladder_func=serve)
 

@@ -10,7 +10,7 @@ web server serves them, :mod:`vvw.ladder.web`), ``/`` (the leaderboard) and ``/g
 
 import html
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from urllib.parse import quote
 
 from engine import Kind
@@ -200,15 +200,18 @@ def _how(game: StoredGame) -> str:
     return how
 
 
-def _files(game: StoredGame) -> str:
+def _files(game: StoredGame, analysed: Collection[int]) -> str:
     if game.status is GameStatus.PLAYING:
         return _link(live_url(game), "watch live")
     if game.transcript is None:
         return ""
-    return f"{_link(replay_url(game), 'replay')} {_link(transcript_url(game), 'transcript')}"
+    replay = "replay + analysis" if game.id in analysed else "replay"
+    return f"{_link(replay_url(game), replay)} {_link(transcript_url(game), 'transcript')}"
 
 
-def _game_rows(games: Iterable[StoredGame], now: float) -> list[tuple[str, ...]]:
+def _game_rows(
+    games: Iterable[StoredGame], now: float, analysed: Collection[int]
+) -> list[tuple[str, ...]]:
     return [
         (
             str(game.id),
@@ -220,7 +223,7 @@ def _game_rows(games: Iterable[StoredGame], now: float) -> list[tuple[str, ...]]
             _result(game),
             _how(game),
             "" if game.status is GameStatus.PLAYING else str(game.plies),
-            _files(game),
+            _files(game, analysed),
         )
         for game in games
     ]
@@ -229,9 +232,11 @@ def _game_rows(games: Iterable[StoredGame], now: float) -> list[tuple[str, ...]]
 GAME_HEAD = ("game", "began", "map", "vampires vs werewolves", "result", "how", "plies", "")
 
 
-def games_page(games: Sequence[StoredGame], now: float) -> str:
+def games_page(
+    games: Sequence[StoredGame], now: float, analysed: Collection[int] = frozenset()
+) -> str:
     """The games in progress, to watch live, and the latest others with their replays (give
-    them newest first)."""
+    them newest first); ``analysed``: the numbers of those whose replay has an analysis."""
     playing = [game for game in games if game.status is GameStatus.PLAYING]
     others = [game for game in games if game.status is not GameStatus.PLAYING]
     return _document(
@@ -239,7 +244,9 @@ def games_page(games: Sequence[StoredGame], now: float) -> str:
         "\n".join(
             (
                 _games_section("In progress", playing, now, "No game is being played now."),
-                _games_section("Latest games, newest first", others, now, "No games yet."),
+                _games_section(
+                    "Latest games, newest first", others, now, "No games yet.", analysed
+                ),
             )
         ),
     )
@@ -250,9 +257,10 @@ def not_found_page(what: str) -> str:
     return _document("Not found", f"<section>\n<p>{_text(what)}.</p>\n</section>")
 
 
-def team_page(report: TeamReport, now: float) -> str:
+def team_page(report: TeamReport, now: float, analysed: Collection[int] = frozenset()) -> str:
     """A team's page: its standing, results by map and by opponent, its abnormal games
-    with their exact reasons and transcripts, its latest games."""
+    with their exact reasons and transcripts, its latest games (``analysed``: as for
+    :func:`games_page`)."""
     standing = report.standing
     rating, error = _rating(standing.rating, standing.anchor)
     rank = "unranked" if standing.rank is None else f"#{standing.rank}"
@@ -299,15 +307,22 @@ def team_page(report: TeamReport, now: float) -> str:
             report.abnormal,
             now,
             "None: every game ended by the board or the clock.",
+            analysed,
         ),
-        _games_section("Latest games", report.latest, now, "No games yet."),
+        _games_section("Latest games", report.latest, now, "No games yet.", analysed),
     ]
     return _document(standing.player.name, "\n".join(filter(None, sections)))
 
 
-def _games_section(title: str, games: Sequence[StoredGame], now: float, empty: str) -> str:
+def _games_section(
+    title: str,
+    games: Sequence[StoredGame],
+    now: float,
+    empty: str,
+    analysed: Collection[int] = frozenset(),
+) -> str:
     body = (
-        _table(GAME_HEAD, _game_rows(games, now), numbers=(0, 6), wrapped=(5,))
+        _table(GAME_HEAD, _game_rows(games, now, analysed), numbers=(0, 6), wrapped=(5,))
         if games
         else f'<p class="muted">{_text(empty)}</p>'
     )

@@ -24,12 +24,15 @@ ladder, each end written to the store in one transaction. A game stopped by the 
 stop is recorded as aborted; one left playing by a killed server is aborted when it
 starts again (:meth:`~vvw.ladder.store.LadderStore.abort_interrupted`, by the command).
 
+With ``analyse``, each finished game is analysed in the background
+(:mod:`vvw.ladder.analysing`), its analysis written beside its transcript.
+
 Everything is told, typed and in order, to the ``events`` sink: the server's events
 (:mod:`server.events`: ``Dropped``, ``Seated``, ``GameBegun``, ``TranscriptLine``,
-``GameEnded``) and the ladder's (:class:`Joined`, :class:`Refused`, :class:`Left`). A
-token is never told, logged or written: a connection's name is its team's from the moment
-its ``NME`` is read, and its ``NME`` is written in the transcript with the team's name
-alone (:meth:`LadderServer._frame`).
+``GameEnded``) and the ladder's (:class:`Joined`, :class:`Refused`, :class:`Left`,
+:class:`~vvw.ladder.analysing.Analysed`). A token is never told, logged or written: a
+connection's name is its team's from the moment its ``NME`` is read, and its ``NME`` is
+written in the transcript with the team's name alone (:meth:`LadderServer._frame`).
 """
 
 import contextlib
@@ -58,6 +61,7 @@ from server.serving import TranscriptKeeper, Transcripts, play_seated
 from server.table import Seats
 from server.transcript import FrameRecorder
 from vvw.bots import bot_command
+from vvw.ladder.analysing import Analysed, Analyses
 from vvw.ladder.credentials import CredentialsError, parse_credentials
 from vvw.ladder.limiter import FailureLimiter
 from vvw.ladder.notes import note_of
@@ -117,7 +121,7 @@ class Left:
     peer: str
 
 
-LadderEvent = ServerEvent | Joined | Refused | Left
+LadderEvent = ServerEvent | Joined | Refused | Left | Analysed
 LadderSink = Callable[[LadderEvent], None]
 
 
@@ -182,7 +186,10 @@ class LadderServer:
         events: LadderSink | None = None,
         pairing_interval: float = PAIRING_INTERVAL,
         limiter: FailureLimiter | None = None,
+        analyse: int | None = None,
     ) -> None:
+        """``analyse``: analyse each finished game at this depth in the background
+        (:mod:`vvw.ladder.analysing`); ``None``: no analysis."""
         if concurrency < 1:
             raise ValueError("a ladder plays one game at a time at least")
         self.store = store
@@ -209,6 +216,7 @@ class LadderServer:
         self._builtin_port = 0
         self._logs = Path(tempfile.gettempdir())
         folder = transcripts_folder(store.path)
+        self._analyses = None if analyse is None else Analyses(self._tell, analyse)
         self._keeper = TranscriptKeeper(
             Transcripts(folder, keep_all=True, lines=True), folder, self._tell
         )
@@ -242,7 +250,10 @@ class LadderServer:
         if isinstance(event, GameEnded):
             transcript = None if event.transcript is None else event.transcript.name
             self.store.finish_game(event.number, event.result, transcript)
-            self._outcomes.extend(outcomes([self.store.game(event.number)]))
+            game = self.store.game(event.number)
+            self._outcomes.extend(outcomes([game]))
+            if self._analyses is not None and game.rated and event.transcript is not None:
+                self._analyses.add(game.id, event.transcript)
 
     def rating_of(self, name: str) -> float:
         """``name``'s rating; the anchor's for a team yet to play. A built-in bot yet to
@@ -279,6 +290,8 @@ class LadderServer:
                     trio.serve_listeners, _guarded(self._builtin_connection), builtins
                 )
                 nursery.start_soon(self._pair_forever, nursery)
+                if self._analyses is not None:
+                    nursery.start_soon(self._analyses.run)
                 task_status.started(listeners[0].socket.getsockname()[1])
 
     def _frame(self, player: Player, direction: str, message: Message | None, raw: bytes) -> None:

@@ -4,7 +4,8 @@
 
 - ``/`` the leaderboard, ``/games`` the games in progress and the latest ones,
   ``/teams/NAME`` a team's page (:mod:`vvw.ladder.pages`);
-- ``/games/ID/replay`` a finished game's replay (the viewer's page), ``/games/ID/transcript``
+- ``/games/ID/replay`` a finished game's replay (the viewer's page, with the game's
+  analysis when ``vvw analyse`` made one beside the transcript), ``/games/ID/transcript``
   its transcript (JSON Lines, as plain text);
 - ``/live/`` the live view of the games in progress (:func:`vvw.view.live.view_handler`).
 
@@ -18,25 +19,30 @@ every second so costs a few pages every few seconds. The ladder's own pages carr
 script, and a policy that forbids any (a defence beside the escaping of every text).
 """
 
+import logging
 import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
 
 import attrs
 import trio
 
 from protocol.transcript import TranscriptError
+from vvw.analysis.files import AnalysisFileError, analysis_path, read_analysis
 from vvw.ladder.pages import games_page, leaderboard_page, not_found_page, team_page
 from vvw.ladder.ratings import Rating
-from vvw.ladder.store import GameStatus, LadderReader, Snapshot
+from vvw.ladder.store import LadderReader, Snapshot, StoredGame
 from vvw.ladder.tables import leaderboard, map_ratings_of, ratings_of, team_report
 from vvw.view.live import LiveHub, view_handler
 from vvw.view.page import replay_page
 from vvw.web import Exchange, Headers
+
+log = logging.getLogger(__name__)
 
 FRESH = 2.0
 """Seconds a moment is shown at least, whatever happens meanwhile."""
@@ -108,7 +114,8 @@ class LadderPages:
         """The pages being made, each set once made."""
         self._reading: trio.Event | None = None
         """Set once the moment being read is read."""
-        self._replays: OrderedDict[int, Page] = OrderedDict()
+        self._replays: OrderedDict[tuple[int, bool], Page] = OrderedDict()
+        """Replays made, by game and whether with an analysis."""
         self._worker = trio.CapacityLimiter(1)
         self._readers = threading.local()
 
@@ -192,16 +199,38 @@ class LadderPages:
         if path == "/":
             body = leaderboard_page(leaderboard(snapshot, ratings, moment.online), now)
         elif path == "/games":
-            body = games_page(list(reversed(snapshot.games[-LATEST_GAMES:])), now)
+            latest = list(reversed(snapshot.games[-LATEST_GAMES:]))
+            body = games_page(latest, now, self._analysed(latest))
         elif path.startswith("/teams/"):
             name = unquote(path.removeprefix("/teams/"))
             report = team_report(snapshot, name, ratings, moment.online, moment.map_ratings)
             if report is None:
                 return _not_found("No such team or bot")
-            body = team_page(report, now)
+            body = team_page(report, now, self._analysed((*report.abnormal, *report.latest)))
         else:
             return _not_found("No such page")
         return Page(200, HTML, body.encode())
+
+    def _analysed(self, games: Iterable[StoredGame]) -> set[int]:
+        """The numbers of ``games`` analysed (``vvw analyse``: a file beside the transcript)."""
+        folder = self._reader().transcripts
+        return {
+            game.id
+            for game in games
+            if game.transcript is not None and analysis_path(folder / game.transcript).exists()
+        }
+
+    def _analysis(self, transcript: Path) -> dict[str, Any] | None:
+        """The analysis of the game in ``transcript``, if it was analysed (a stale or
+        damaged analysis file is left out)."""
+        path = analysis_path(transcript)
+        if not path.exists():
+            return None
+        try:
+            return read_analysis(path, transcript)
+        except AnalysisFileError as error:
+            log.warning("the replay is shown without its analysis: %s", error)
+            return None
 
     def _game_file(self, number: int, what: str) -> Page:
         """A game's replay or transcript (in the worker)."""
@@ -218,14 +247,15 @@ class LadderPages:
                 return Page(200, "text/plain; charset=utf-8", transcript.read_bytes(), VIEWER_PAGES)
             except OSError:
                 return _not_found("The transcript is gone")
-        if (kept := self._replays.get(number)) is not None:
+        analysed = analysis_path(transcript).exists()
+        if (kept := self._replays.get((number, analysed))) is not None:
             return kept
         try:
-            page = Page(200, HTML, replay_page(transcript)[0].encode(), VIEWER_PAGES)
+            made, _ = replay_page(transcript, analysis=self._analysis(transcript))
         except (OSError, UnicodeDecodeError, TranscriptError):
             return _not_found("The transcript cannot be shown")
-        if game.status is not GameStatus.PLAYING:
-            self._replays[number] = page
-            while len(self._replays) > REPLAYS:
-                self._replays.popitem(last=False)
+        page = Page(200, HTML, made.encode(), VIEWER_PAGES)
+        self._replays[number, analysed] = page
+        while len(self._replays) > REPLAYS:
+            self._replays.popitem(last=False)
         return page

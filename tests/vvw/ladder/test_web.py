@@ -7,6 +7,8 @@ from engine import Rules
 from server.settings import Settings
 from tests.helpers.http import get
 from tests.vvw.ladder.ladders import ManualClock, ended, ladder_settings, serving, team_bot
+from vvw.analysis.files import analysis_path
+from vvw.ladder.analysing import Analysed
 from vvw.ladder.store import LadderStore
 from vvw.ladder.web import FRESH, STALE, LadderPages
 from vvw.view.live import LiveHub
@@ -92,3 +94,26 @@ async def test_a_page_is_made_once_a_moment_however_many_ask_for_it(ladder, monk
 
 async def _append(got: list, page) -> None:
     got.append(await page)
+
+
+async def test_with_analyse_each_game_is_analysed_and_its_replay_shows_the_analysis(ladder):
+    store, tokens = ladder
+    with trio.fail_after(120):
+        async with serving(store, analyse=1) as (port, heard, server), trio.open_nursery() as n:
+            pages = LadderPages(
+                store.path, LiveHub(), lambda: server.online, lambda: server.version
+            )
+            web = await n.start(lambda task_status: serve_http(pages, 0, task_status=task_status))
+            async with trio.open_nursery() as bots:
+                for team in ("alpha", "beta"):
+                    await team_bot(bots, port, team, tokens[team])
+            await heard.until(lambda heard: bool(heard.of(Analysed)))
+            (analysed,) = heard.of(Analysed)
+            (game,) = store.games()
+            assert analysed.number == game.id and game.transcript is not None
+            assert analysed.path == analysis_path(store.transcripts / game.transcript)
+            status, _, replay = await get(web, f"/games/{game.id}/replay")
+            assert status == 200 and b'"analysis":{' in replay
+            _, _, games = await get(web, "/games")
+            assert b">replay + analysis</a>" in games
+            n.cancel_scope.cancel()

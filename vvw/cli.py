@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "proxy",
     "tournament",
     "check_bot",
+    "play",
     "ladder",
 )
 

@@ -127,6 +127,18 @@ def settings_from(args: argparse.Namespace) -> Settings:
     )
 
 
+def settings_record(settings: Settings) -> dict[str, object]:
+    """The settings that decide the games, as the results file's header keeps them."""
+    return {
+        "move_time": settings.move_time,
+        "on_timeout": settings.on_timeout.value,
+        "ply_limit": settings.rules.max_plies,
+        "game_time": settings.game_time,
+        "variant": settings.rules.variant.value,
+        "connect_time": settings.connect_time,
+    }
+
+
 def split_maps_and_bots(maps: list[str], bots: list[str]) -> tuple[list[str], list[str]]:
     """``--map a.xml b.xml greedy random`` (a shell glob before the bots): the trailing
     words of ``--map`` that name no map are the bots; never the first, which ``--map``

@@ -9,7 +9,9 @@ It is meant to sit beside games without ever slowing them:
   kernel's queue (a crowd of browsers costs the process nothing until its turn);
 - a browser that goes away or speaks nonsense ends only its own connection.
 
-Only ``GET`` and ``HEAD`` are answered (405 otherwise). A handler answers once, with
+Only ``GET`` and ``HEAD`` are answered (405 otherwise), unless the server is told to take
+``POST`` too (``vvw play``'s page sends the person's moves), with a body of at most
+:data:`MAX_BODY` bytes. A handler answers once, with
 :meth:`Exchange.respond` (a whole body) or :meth:`Exchange.stream` then
 :meth:`Exchange.send` (server-sent events).
 """
@@ -31,17 +33,24 @@ CONNECTIONS = 128
 """Connections served at once by default."""
 ACCEPT_RETRY = 0.1
 """Seconds to wait before accepting again when the process is out of file descriptors."""
+READ_ONLY = ("GET", "HEAD")
+"""The methods answered unless a server says otherwise (pages and event streams)."""
+MAX_BODY = 64 * 1024
+"""Bytes a POST's body may hold."""
 _OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS}
 Headers = Sequence[tuple[str, str]]
 
 
 @attrs.frozen
 class Request:
-    """What was asked: the method, the path (percent-encoded, as sent) and the query."""
+    """What was asked: the method, the path (percent-encoded, as sent), the query, the
+    headers (names in lower case) and the body (a POST's, where POST is answered)."""
 
     method: str
     path: str
     query: Mapping[str, Sequence[str]]
+    headers: Mapping[str, str] = attrs.field(factory=dict)
+    body: bytes = b""
 
     def parameter(self, name: str) -> str | None:
         """The first value of the query's ``name``, if given."""
@@ -95,18 +104,55 @@ async def _read_request(stream: trio.abc.Stream, conn: h11.Connection) -> h11.Re
     return None
 
 
-async def answer(stream: trio.abc.Stream, handler: Handler) -> None:
-    """Answer one HTTP connection (one request; the connection closes after it)."""
+async def _read_body(stream: trio.abc.Stream, conn: h11.Connection) -> bytes | None:
+    """The request's body; ``None`` if it is longer than :data:`MAX_BODY` or not all sent
+    within :data:`REQUEST_TIME`."""
+    body = b""
+    with trio.move_on_after(REQUEST_TIME):
+        while True:
+            event = conn.next_event()
+            if event is h11.NEED_DATA:
+                conn.receive_data(bytes(await stream.receive_some(65536)))
+            elif isinstance(event, h11.Data):
+                body += event.data
+                if len(body) > MAX_BODY:
+                    return None
+            elif isinstance(event, h11.EndOfMessage):
+                return body
+            else:
+                return None
+    return None
+
+
+async def answer(
+    stream: trio.abc.Stream, handler: Handler, methods: Sequence[str] = READ_ONLY
+) -> None:
+    """Answer one HTTP connection (one request; the connection closes after it); a method
+    not among ``methods`` is refused (405)."""
     conn = h11.Connection(h11.SERVER)
     try:
         asked = await _read_request(stream, conn)
         if asked is None:
             return
         url = urlsplit(asked.target.decode("latin-1"))
-        request = Request(asked.method.decode("ascii", "replace"), url.path, parse_qs(url.query))
+        headers = {
+            name.decode("latin-1").lower(): value.decode("latin-1") for name, value in asked.headers
+        }
+        method = asked.method.decode("ascii", "replace")
+        request = Request(method, url.path, parse_qs(url.query), headers)
         exchange = Exchange(stream, conn, request)
-        if request.method not in ("GET", "HEAD"):
-            await exchange.respond(405, "text/plain", b"only GET\n", [("allow", "GET, HEAD")])
+        if method not in methods:
+            allowed = ", ".join(methods)
+            await exchange.respond(
+                405, "text/plain", f"only {allowed}\n".encode(), [("allow", allowed)]
+            )
+        elif method == "POST":
+            body = await _read_body(stream, conn)
+            if body is None:
+                await exchange.respond(413, "text/plain", b"request too long or too slow\n")
+                return
+            exchange.request = attrs.evolve(request, body=body)
+            await handler(exchange)
         else:
             await handler(exchange)
     except (trio.BrokenResourceError, trio.ClosedResourceError, h11.ProtocolError):
@@ -116,13 +162,17 @@ async def answer(stream: trio.abc.Stream, handler: Handler) -> None:
 
 
 async def _accept(
-    listener: trio.SocketListener, handler: Handler, slots: trio.Semaphore, nursery: trio.Nursery
+    listener: trio.SocketListener,
+    handler: Handler,
+    methods: Sequence[str],
+    slots: trio.Semaphore,
+    nursery: trio.Nursery,
 ) -> None:
     """Accept a connection whenever a slot is free, and answer it in a task of its own."""
 
     async def one(stream: trio.SocketStream) -> None:
         try:
-            await answer(stream, handler)
+            await answer(stream, handler, methods)
         except Exception:  # one page must never bring the server down
             log.exception("answering an HTTP request failed")
         finally:
@@ -151,13 +201,16 @@ async def serve_http(
     host: str = "127.0.0.1",
     *,
     connections: int = CONNECTIONS,
+    methods: Sequence[str] = READ_ONLY,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Serve ``handler`` on ``host:port`` until cancelled, ``connections`` at once at most;
-    tells ``task_status`` the port (``OSError`` if it cannot be listened on)."""
+    """Serve ``handler`` on ``host:port`` until cancelled, ``connections`` at once at most,
+    answering ``methods`` (GET and HEAD unless told: POST for a page that sends, its body
+    at most :data:`MAX_BODY`); tells ``task_status`` the port (``OSError`` if it cannot be
+    listened on)."""
     listeners = await trio.open_tcp_listeners(port, host=host)
     slots = trio.Semaphore(connections)
     async with trio.open_nursery() as nursery:
         for listener in listeners:
-            nursery.start_soon(_accept, listener, handler, slots, nursery)
+            nursery.start_soon(_accept, listener, handler, methods, slots, nursery)
         task_status.started(listeners[0].socket.getsockname()[1])

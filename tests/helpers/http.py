@@ -3,10 +3,15 @@
 import trio
 
 
-async def fetch(port: int, target: str, method: str = "GET") -> bytes:
-    """The raw answer to ``METHOD target`` on ``127.0.0.1:port`` (the server closes)."""
+async def fetch(
+    port: int, target: str, method: str = "GET", body: bytes = b"", headers: str = ""
+) -> bytes:
+    """The raw answer to ``METHOD target`` on ``127.0.0.1:port`` (the server closes); a
+    ``body`` is sent with its length, ``headers`` (``"name: value\r\n"`` lines) as given."""
     stream = await trio.open_tcp_stream("127.0.0.1", port)
-    await stream.send_all(f"{method} {target} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    length = f"Content-Length: {len(body)}\r\n" if body else ""
+    head = f"{method} {target} HTTP/1.1\r\nHost: x\r\n{length}{headers}\r\n"
+    await stream.send_all(head.encode() + body)
     data = b""
     with trio.fail_after(10):
         while chunk := await stream.receive_some():

@@ -654,3 +654,95 @@ def test_a_tournament_report_as_html_is_a_folder_of_pages(browser, tmp_path) -> 
     assert page.text_content("#name-vampires") == games[0].vampires.name
     assert page.text_content("#ply-count") != "0"
     page.close()
+
+
+OWN_GROUPS = """() => {
+    // The person's groups on the board now, largest first: [x, y, count].
+    const game = vvw.game, frame = game.frames[vvw.lastFrame()];
+    const kind = {vampires: 2, werewolves: 3}[config.play.side];
+    return [...frame.cells.entries()].filter(([, [k]]) => k === kind)
+        .map(([key, [, n]]) => [key % game.cols, Math.floor(key / game.cols), n])
+        .sort((a, b) => b[2] - a[2]);
+}"""
+
+
+def _click_cell(page, x: int, y: int) -> None:
+    frame = page.locator("#board-frame").bounding_box()
+    size = frame["width"] / page.evaluate("vvw.game.cols")
+    page.mouse.click(frame["x"] + (x + 0.5) * size, frame["y"] + (y + 0.5) * size)
+
+
+def test_a_person_plays_a_whole_game_against_greedy_and_it_is_recorded(browser, tmp_path):
+    results = tmp_path / "results.jsonl"
+    command = [
+        *(sys.executable, "-m", "vvw", "play", "greedy", "--map", "testmap2"),
+        *("--as", "werewolves", "--ply-limit", "12", "--seed", "3"),
+        *("--results", str(results), "--port", "0", "--no-open"),
+    ]
+    play = subprocess.Popen(
+        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    sent: list[tuple[int, int, int, int, int]] = []
+    try:
+        assert play.stdout is not None
+        first = play.stdout.readline()
+        assert first.startswith("vvw play: you (you) play the werewolves against greedy"), first
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(first.split()[-1])
+        explained = False
+        while True:
+            page.wait_for_function(
+                "document.body.dataset.playTurn || document.body.dataset.finished === 'true'"
+            )
+            if page.evaluate("document.body.dataset.finished === 'true'"):
+                break
+            turn = page.evaluate("document.body.dataset.playTurn")
+            rows, cols = page.evaluate("[vvw.game.rows, vvw.game.cols]")
+            x, y, count = page.evaluate(OWN_GROUPS)[0]
+            _click_cell(page, x, y)
+            if not explained:  # a cell two away: the engine's rule 4, in words
+                _click_cell(page, x + 2 if x + 2 < cols else x - 2, y)
+                page.wait_for_function(
+                    "document.getElementById('play-message').textContent.startsWith('rule 4')"
+                )
+                assert "8 neighbours" in page.text_content("#play-message")
+                assert page.locator("#play-moves li").count() == 0  # not added
+                explained = True
+            tx = x + (1 if x < cols // 2 else -1)
+            ty = y + (1 if y < rows // 2 else -1)
+            _click_cell(page, tx, ty)
+            page.wait_for_selector("#play-moves li")
+            assert page.text_content("#play-moves li") == f"{count} ({x},{y})→({tx},{ty})"
+            page.click("#play-send")
+            sent.append((x, y, count, tx, ty))
+            page.wait_for_function(
+                f"document.body.dataset.playTurn !== '{turn}'"
+                " || document.body.dataset.finished === 'true'"
+            )
+        out, err = play.communicate(timeout=60)
+    finally:
+        if play.poll() is None:
+            play.kill()
+            play.wait()
+    assert play.returncode == 0, err
+    assert errors == []
+    assert page.text_content("#status") == "finished"
+    page.close()
+    # Recorded as any other game: the results file, its transcript, the report.
+    header, [game] = read_results(results)
+    assert header.participants == (("greedy", "greedy"), ("you", "a person at the page (vvw play)"))
+    assert (game.vampires.name, game.werewolves.name) == ("greedy", "you")
+    assert game.plies == 12 or game.termination.value == "elimination"
+    assert game.werewolves.skipped_turns == 0 and "played for you" not in out
+    records = read_transcript(tmp_path / str(game.transcript))
+    played = [
+        tuple(ply.moves[0])
+        for ply in records
+        if isinstance(ply, Ply) and ply.side.name == "WEREWOLVES"
+    ]
+    assert played == sent
+    report = _report_lines(results)
+    assert report[0].startswith("1 of 1 games played (play, 1 map")
+    assert {line.split()[1]: line.split()[2] for line in report[3:5]} == {"greedy": "1", "you": "1"}

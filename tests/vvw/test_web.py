@@ -4,7 +4,7 @@ import trio
 import trio.testing
 
 from tests.helpers.http import fetch
-from vvw.web import Exchange, serve_http
+from vvw.web import MAX_BODY, Exchange, serve_http
 
 
 async def _ask(stream: trio.SocketStream, path: str) -> bytes:
@@ -78,3 +78,26 @@ async def test_only_get_and_head_are_answered_and_head_has_no_body():
     assert answers["HEAD"].startswith(b"HTTP/1.1 200") and answers["HEAD"].endswith(b"\r\n\r\n")
     assert b"content-length: 8" in answers["HEAD"]
     assert answers["GET"].endswith(b"\r\n\r\nthe body")
+
+
+async def test_a_server_that_takes_post_hands_over_its_body_and_headers_and_bounds_it():
+    seen: list[tuple[str, str | None, bytes]] = []
+
+    async def handler(exchange: Exchange) -> None:
+        request = exchange.request
+        seen.append((request.method, request.headers.get("x-token"), request.body))
+        await exchange.respond(200, "text/plain", b"taken")
+
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(
+            lambda task_status: serve_http(
+                handler, 0, methods=("GET", "HEAD", "POST"), task_status=task_status
+            )
+        )
+        taken = await fetch(port, "/move", "POST", b'{"moves": []}', "X-Token: abc\r\n")
+        too_long = await fetch(port, "/move", "POST", b"x" * (MAX_BODY + 1))
+        put = await fetch(port, "/move", "PUT", b"x")
+        nursery.cancel_scope.cancel()
+    assert taken.endswith(b"taken") and seen == [("POST", "abc", b'{"moves": []}')]
+    assert too_long.startswith(b"HTTP/1.1 413")
+    assert put.startswith(b"HTTP/1.1 405") and b"allow: GET, HEAD, POST" in put

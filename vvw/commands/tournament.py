@@ -29,6 +29,7 @@ from vvw.game_arguments import (
     add_map_arguments,
     add_view_arguments,
     settings_from,
+    settings_record,
     split_maps_and_bots,
 )
 from vvw.mapchoice import resolve_maps
@@ -99,18 +100,6 @@ async def play_all(
         nursery.start_soon(feed)
         for _ in range(concurrency):
             nursery.start_soon(work, receive.clone())
-
-
-def settings_record(settings: Settings) -> dict[str, object]:
-    """The settings that decide the games, as the results file's header keeps them."""
-    return {
-        "move_time": settings.move_time,
-        "on_timeout": settings.on_timeout.value,
-        "ply_limit": settings.rules.max_plies,
-        "game_time": settings.game_time,
-        "variant": settings.rules.variant.value,
-        "connect_time": settings.connect_time,
-    }
 
 
 def players_from(args: argparse.Namespace, bot_words: list[str]) -> list[Participant]:

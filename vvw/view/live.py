@@ -29,7 +29,7 @@ import contextlib
 import json
 import logging
 import zlib
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -41,7 +41,7 @@ from vvw.ports import Listening, start_listening
 from vvw.view.dashboard import dashboard_page
 from vvw.view.model import ViewBuilder, ViewEvent
 from vvw.view.page import page
-from vvw.web import Exchange, Handler, serve_http
+from vvw.web import READ_ONLY, Exchange, Handler, serve_http
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +139,11 @@ class LiveHub:
         self.board: str | None = None
         """The dashboard's body (HTML, :mod:`vvw.view.dashboard`), if the command has one:
         ``/`` shows it, each game one click away."""
+        self.notes: dict[str, Callable[[], Any]] = {}
+        """The command's own events (``vvw play``'s ``turn``): the latest of each name, for
+        the pages that open later (made when sent: a clock's seconds left stay true)."""
+        self.watched = trio.Event()
+        """Set once a page follows a game (``vvw play`` starts the game then)."""
 
     def line_sink(
         self, game_id: str, label: str, names: Mapping[str, str] | None = None
@@ -214,6 +219,14 @@ class LiveHub:
         for viewer in list(self._viewers):
             self._offer(viewer, item)
 
+    def tell(self, name: str, data: Callable[[], Any]) -> None:
+        """An event of the command's own to every page of a game, now and (the latest of
+        each name) when one opens: ``name``, and ``data()`` (JSON-ready), made as it goes."""
+        self.notes[name] = data
+        for viewer in list(self._viewers):
+            if not viewer.board:
+                self._offer(viewer, (name, data()))
+
     def show_board(self, body: str) -> None:
         """The dashboard's new body, shown to every dashboard open."""
         self.board = body
@@ -240,6 +253,9 @@ class LiveHub:
             snapshot.extend(("view", event) for event in shown.events)
         if board and self.board is not None:
             snapshot.append(("board", self.board))
+        if not board:
+            snapshot.extend((name, data()) for name, data in self.notes.items())
+            self.watched.set()
         send, receive = trio.open_memory_channel[Item](QUEUE)
         viewer = _Viewer(send, receive, game_id, board)
         if self.finished:
@@ -294,12 +310,16 @@ async def _stream_events(
         hub.leave(viewer)
 
 
-def view_handler(hub: LiveHub) -> Handler:
+def view_handler(
+    hub: LiveHub, config: Mapping[str, Any] | None = None, extras: Sequence[str] = ()
+) -> Handler:
     """The live view's pages: ``/`` (the page; the dashboard if the hub has one and no
     game is asked for), ``/events`` (the event stream; ``?board=1`` the dashboard's),
     ``/games`` (the list of games), ``/replay?game=ID`` (a game's replay page, as far as
     it has been played). Paths are relative to where the handler is mounted (a page asks
-    for ``events`` beside itself)."""
+    for ``events`` beside itself). The page gets ``config`` and ``extras`` too (see
+    :func:`~vvw.view.page.page`)."""
+    shown = {"live": True, "tournament": hub.tournament, **(config or {})}
 
     async def handle(exchange: Exchange) -> None:
         path, game = exchange.request.path, exchange.request.parameter("game")
@@ -307,7 +327,7 @@ def view_handler(hub: LiveHub) -> Handler:
             body = dashboard_page(hub.board, live=True).encode()
             await exchange.respond(200, "text/html; charset=utf-8", body)
         elif path == "/":
-            body = page({"live": True, "tournament": hub.tournament}).encode()
+            body = page(shown, extras).encode()
             await exchange.respond(200, "text/html; charset=utf-8", body)
         elif path == "/events":
             board = exchange.request.parameter("board") is not None
@@ -332,25 +352,43 @@ async def serve_view(
     port: int,
     host: str = "127.0.0.1",
     *,
+    handler: Handler | None = None,
+    methods: Sequence[str] = READ_ONLY,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Serve the live view on ``host:port`` until cancelled; tells ``task_status`` the port."""
-    await serve_http(view_handler(hub), port, host, task_status=task_status)
+    """Serve the live view on ``host:port`` until cancelled (or ``handler``, which serves
+    it among pages of its own, answering ``methods``); tells ``task_status`` the port."""
+    await serve_http(
+        handler or view_handler(hub), port, host, methods=methods, task_status=task_status
+    )
 
 
 @contextlib.asynccontextmanager
 async def live_view(
-    hub: LiveHub, place: Listening, announce: Callable[[str], None]
+    hub: LiveHub,
+    place: Listening,
+    announce: Callable[[str], None],
+    *,
+    handler: Handler | None = None,
+    methods: Sequence[str] = READ_ONLY,
 ) -> AsyncIterator[int]:
     """The live view served at ``place`` while the block runs (its port given to the block
-    and to ``announce`` as the page's address). However the block ends (its work done,
-    Ctrl-C), the open pages are told it has finished before the view stops."""
+    and to ``announce`` as the page's address; ``handler`` and ``methods``: see
+    :func:`serve_view`). However the block ends (its work done, Ctrl-C), the open pages
+    are told it has finished before the view stops."""
     async with trio.open_nursery() as nursery:
         serving = trio.CancelScope(shield=True)  # serves on through a cancelled block
 
         async def run(task_status: trio.TaskStatus[int]) -> None:
             with serving:
-                await serve_view(hub, place.port, place.host, task_status=task_status)
+                await serve_view(
+                    hub,
+                    place.port,
+                    place.host,
+                    handler=handler,
+                    methods=methods,
+                    task_status=task_status,
+                )
 
         port = await start_listening(nursery, place, run)
         announce(f"http://{place.host}:{port}/")

@@ -3,7 +3,7 @@
 import base64
 import gzip
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -13,19 +13,27 @@ from vvw.transcripts import read_transcript
 from vvw.view.model import ViewEvent, view_events
 
 PLACEHOLDER = "/*VVW_CONFIG*/"
+EXTRAS = "<!--VVW_EXTRAS-->"
+"""Where a part of the page's own (``play.html``) goes: after the page's script, whose
+``vvw`` object (its hooks: a panel, the board's overlay, a cell clicked, an event of the
+live view) it uses."""
 
 
-def page(config: dict[str, Any]) -> str:
-    """The page, self-contained, with ``config`` embedded as JSON.
+def page(config: dict[str, Any], extras: Sequence[str] = ()) -> str:
+    """The page, self-contained, with ``config`` embedded as JSON and the parts named by
+    ``extras`` (files beside ``page.html``: ``play.html``, the person at the board).
 
     ``config`` is ``{"events": [...]}`` for a replay, ``{"live": true}`` for the live view
-    (``"tournament": true`` shows the list of games). Text in it (bot names) is never
-    parsed as HTML: it sits in a JSON script element, with ``<`` escaped.
+    (``"tournament": true`` shows the list of games), with what the extras read
+    (``"play"``). Text in it (bot names) is never parsed as HTML: it sits in a JSON script
+    element, with ``<`` escaped.
     """
-    template = files("vvw.view").joinpath("page.html").read_text(encoding="utf-8")
+    folder = files("vvw.view")
+    template = folder.joinpath("page.html").read_text(encoding="utf-8")
     data = json.dumps(config, ensure_ascii=False, separators=(",", ":"))
     data = data.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return template.replace(PLACEHOLDER, data, 1)
+    parts = "".join(folder.joinpath(name).read_text(encoding="utf-8") for name in extras)
+    return template.replace(PLACEHOLDER, data, 1).replace(EXTRAS, parts, 1)
 
 
 def replay_page(

@@ -1,0 +1,267 @@
+"""``vvw play BOT --map MAP``: a person plays a bot from a web page, over our server.
+
+The page is the game's live view with a side to play (``vvw/view/play.html``): click a
+group, a target cell, a count; as many moves as the ply takes; send. The person's side is
+a protocol client like a bot's (:mod:`vvw.human`); the game is played by our server, and
+kept and recorded as any other: its transcript, and a results file that ``vvw tournament
+report`` reads.
+"""
+
+import argparse
+import logging
+import secrets
+import shlex
+import sys
+import time
+import webbrowser
+from pathlib import Path
+
+from engine import Kind, OnTimeout, Rules
+from engine.rules import Variant
+from server.settings import Settings
+from vvw import signals
+from vvw.argtypes import port_number, positive_float, positive_int
+from vvw.bots import time_budget
+from vvw.errors import Stopped, UsageError
+from vvw.game_arguments import settings_record
+from vvw.human import PageAgent, Seat, play_handler, play_person
+from vvw.mapchoice import MapChoice, resolve_maps
+from vvw.participants import Participant, parse_participants
+from vvw.playing import Played, results_line
+from vvw.ports import Listening, check_free
+from vvw.results import Header, ResultsWriter
+from vvw.runs import new_run_dir
+from vvw.schedule import ScheduledGame
+from vvw.seeds import derive, fresh_seed
+from vvw.view.live import LiveHub, live_view, view_handler
+from vvw.wording import plies
+
+PERSON = "a person at the page (vvw play)"
+"""What plays a person's side, as the results file records each participant's command."""
+METHODS = ("GET", "HEAD", "POST")
+"""The page sends its moves (POST /move)."""
+
+
+def _bot(words: list[str], person: str) -> Participant:
+    """The one bot of ``words``, able to start, not named as the person is."""
+    try:
+        players = parse_participants(words)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if len(players) != 1:
+        understood = "; ".join(f"{p.name!r} ({p.spec})" for p in players)
+        raise UsageError(f"one bot plays you, got {len(players)}: {understood}")
+    [bot] = players
+    why = bot.problem()
+    if why is not None:
+        raise UsageError(f"cannot start {bot.name}: {why}")
+    if bot.name == person:
+        raise UsageError(f"you and the bot are both called {person!r}: give --name another")
+    return bot
+
+
+def _map(words: list[str]) -> MapChoice:
+    try:
+        choices = resolve_maps(words)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if len(choices) != 1:
+        raise UsageError(f"one map only, got {len(choices)}: {' '.join(words)}")
+    return choices[0]
+
+
+def _results(path: Path | None, run_dir: Path) -> Path:
+    if path is None:
+        return run_dir / "results.jsonl"
+    if path.exists():
+        raise UsageError(f"--results {path} exists: name a new file")
+    if not path.parent.is_dir():
+        raise UsageError(f"folder {path.parent} does not exist")
+    return path
+
+
+def run(args: argparse.Namespace) -> int:
+    # A ply played for the person when the clock runs out is said on the page and at the
+    # end, not as the bots' client's warning.
+    logging.getLogger("agents.client").setLevel(logging.ERROR)
+    choice = _map(args.map)
+    bot = _bot(args.bot, args.name)
+    place = Listening(args.host, args.port, "the page (--port)")
+    check_free([place])
+    seed = args.seed if args.seed is not None else fresh_seed()
+    side = Kind[args.side.upper()]
+    settings = Settings(
+        rules=Rules(variant=Variant(args.variant), max_plies=args.ply_limit),
+        move_time=args.move_time,
+        on_timeout=OnTimeout.SKIP,
+        game_time=args.game_time,
+        seed=derive(seed, "battle", 1),
+    )
+    person = Participant(args.name, PERSON)
+    vampires, werewolves = (person, bot) if side == Kind.VAMPIRES else (bot, person)
+    game = ScheduledGame(
+        key="play:1",
+        pair="play",
+        round=1,
+        number=1,
+        vampires=vampires,
+        werewolves=werewolves,
+        map=choice,
+        battle_seed=derive(seed, "battle", 1),
+        seeds=(derive(seed, "bot", 0), derive(seed, "bot", 1)),
+    )
+    run_dir = new_run_dir("play")
+    path = _results(args.results, run_dir)
+    header = Header(
+        participants=[(vampires.name, vampires.spec), (werewolves.name, werewolves.spec)],
+        format="play",
+        maps=[choice.label],
+        rounds=1,
+        seed=seed,
+        games=1,
+        settings=settings_record(settings),
+        command=shlex.join(["vvw", *sys.argv[1:]]),
+    )
+    writer = ResultsWriter(path, header)
+
+    hub = LiveHub()
+    seat = Seat(hub, side)
+    token = secrets.token_urlsafe(18)
+    page = {"play": {"side": side.name.lower(), "token": token, "name": args.name}}
+    handler = play_handler(seat, token, view_handler(hub, page, ("play.html",)))
+    played: list[Played] = []
+
+    def announce(address: str) -> None:
+        print(
+            f"vvw play: you ({args.name}) play the {side.name.lower()} against {bot.name}"
+            f" on {choice.label}: {address}",
+            flush=True,
+        )
+        if args.open:
+            webbrowser.open(address)
+
+    async def main() -> None:
+        async with live_view(hub, place, announce, handler=handler, methods=METHODS):
+            print("vvw play: the game starts when the page is open", flush=True)
+            await hub.watched.wait()
+            began = time.monotonic()
+            names = {"vampires": vampires.name, "werewolves": werewolves.name}
+            game_played = await play_person(
+                choice.game_map,
+                settings,
+                PageAgent(args.name, seat),
+                bot,
+                run_dir / "game",
+                person_time=time_budget(args.move_time),
+                bot_time=args.bot_time,
+                bot_seed=game.seeds[0 if side == Kind.WEREWOLVES else 1],
+                events=hub.listener(f"{choice.label}", names),
+            )
+            played.append(game_played)
+            writer.add(results_line(game, game_played, time.monotonic() - began, None))
+
+    try:
+        signum = signals.run(main)
+    finally:
+        writer.close()
+    if signum is not None:
+        raise Stopped(signum, "(no game recorded)" if not played else "")
+    [done] = played
+    result = done.result
+    winner = (
+        "a draw"
+        if result.winner is None
+        else f"{(vampires if result.winner == Kind.VAMPIRES else werewolves).name} wins"
+    )
+    print(f"{winner} by {result.termination.value} after {plies(result.plies)}", flush=True)
+    if seat.late:
+        print(f"{plies(seat.late)} played for you (the move clock ran out)", flush=True)
+    replay = f"; its replay: vvw replay {done.transcript}" if done.transcript else ""
+    print(f"recorded in {path}{replay}", flush=True)
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play a bot yourself, in the browser",
+        description="Play against a bot (built-in or your own command) on a web page: click"
+        " one of your groups, then a cell next to it (the count box says how many go), as"
+        " many moves as you like, then send. Each move is checked by the rules engine as you"
+        " add it. The game is played by our server over the real protocol; its transcript"
+        " and result are kept like any other game's.",
+        epilog="example: vvw play greedy --map thetrap --as werewolves",
+    )
+    parser.add_argument(
+        "bot",
+        nargs="+",
+        metavar="BOT",
+        help="a built-in name with options ('alphabeta --depth 4') or a command"
+        " ('./mybot {host} {port}'), optionally after name=NAME",
+    )
+    parser.add_argument(
+        "--map", nargs="+", required=True, metavar="MAP", help="map file or bundled name"
+    )
+    parser.add_argument(
+        "--as",
+        dest="side",
+        choices=["vampires", "werewolves"],
+        default="vampires",
+        help="your side (default vampires: you move first)",
+    )
+    parser.add_argument("--name", default="you", help="your name in the results (default you)")
+    parser.add_argument(
+        "--move-time",
+        type=positive_float,
+        default=60.0,
+        metavar="S",
+        help="seconds per ply, yours and the server's limit (default 60); late, a legal ply"
+        " is played for you",
+    )
+    parser.add_argument(
+        "--bot-time",
+        type=positive_float,
+        default=2.0,
+        metavar="S",
+        help="seconds a built-in bot thinks per ply (default 2, as on the course's server)",
+    )
+    parser.add_argument(
+        "--ply-limit", type=positive_int, default=200, help="plies per game (default 200)"
+    )
+    parser.add_argument(
+        "--game-time",
+        type=positive_float,
+        default=3600.0,
+        metavar="S",
+        help="seconds per game (default 3600)",
+    )
+    parser.add_argument(
+        "--variant",
+        choices=["server", "spec"],
+        default="server",
+        help="battle rules: the course server's (default) or the specification's reading",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed of the random battles")
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="results file (default runs/play-STAMP/results.jsonl)",
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address of the page (default 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--port",
+        type=port_number,
+        default=5580,
+        help="port of the page (default 5580; 0: any free one)",
+    )
+    parser.add_argument(
+        "--no-open",
+        dest="open",
+        action="store_false",
+        help="do not open the page in the web browser",
+    )
+    parser.set_defaults(func=run)

@@ -351,6 +351,27 @@ def test_a_big_map_shows_its_counts_zoomed_in_each_on_its_cell_and_pans(
     page.close()
 
 
+def test_the_cell_under_the_pointer_is_said_for_the_ply_shown(
+    browser, transcript, tmp_path
+) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(_replay(transcript, tmp_path).as_uri())
+    [first] = [r for r in read_transcript(transcript) if isinstance(r, Ply)][:1]
+    x, y = first.moves[0].x, first.moves[0].y  # a cell the first ply changes
+    kind, count = page.evaluate(f"vvw.game.frames[0].cells.get({y} * vvw.game.cols + {x})")
+    before = f"({x},{y}): {count} {KINDS[kind]}"
+    left = {(bx, by): (KINDS[int(k)], n) for bx, by, k, n in first.board}.get((x, y))
+    after = f"({x},{y}): {left[1]} {left[0]}" if left else f"({x},{y}): empty"
+    assert before != after  # its source: some of it moved
+    frame = page.locator("#board-frame").bounding_box()
+    size = frame["width"] / page.evaluate("vvw.game.cols")
+    page.mouse.move(frame["x"] + (x + 0.5) * size, frame["y"] + (y + 0.5) * size)
+    assert page.text_content("#hover") == before
+    page.keyboard.press("ArrowRight")  # the pointer stays; the board changes under it
+    assert page.text_content("#hover") == after
+    page.close()
+
+
 def test_a_click_in_the_move_list_shows_that_ply(browser, transcript, tmp_path) -> None:
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     page.goto(_replay(transcript, tmp_path).as_uri())

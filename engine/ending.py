@@ -1,11 +1,15 @@
 """End of the game: elimination first, then the ply limit with the winner by count."""
 
 from enum import Enum
+from operator import itemgetter
 from typing import NamedTuple
 
 from engine.kinds import VAMPIRES, WEREWOLVES, Kind
 from engine.rules import DEFAULT_RULES, Rules
 from engine.state import GameState
+
+_kind_of = itemgetter(0)
+"""A cell's kind, from its ``(kind, count)``."""
 
 
 class EndReason(Enum):
@@ -48,10 +52,12 @@ def end_of_game(state: GameState, rules: Rules = DEFAULT_RULES) -> GameEnd | Non
     plies played: the larger species wins, equal totals draw. The game-time limit is the
     server's: it calls :func:`winner_by_count` itself.
     """
-    vampires, werewolves = totals(state)
-    if vampires == 0:
+    # Which kinds stand on the board, in one pass in C: a species is gone when no cell
+    # holds it (cells are never empty), and the counts matter only at the ply limit.
+    present = set(map(_kind_of, state.contents.values()))
+    if VAMPIRES not in present:
         return GameEnd(WEREWOLVES, EndReason.ELIMINATION)
-    if werewolves == 0:
+    if WEREWOLVES not in present:
         return GameEnd(VAMPIRES, EndReason.ELIMINATION)
     if state.ply >= rules.max_plies:
         return GameEnd(winner_by_count(state), EndReason.PLY_LIMIT)

@@ -31,6 +31,9 @@ HUMANS = Kind.HUMANS
 VAMPIRES = Kind.VAMPIRES
 WEREWOLVES = Kind.WEREWOLVES
 
+KINDS = tuple(Kind)
+"""Every kind, indexed by its value: ``KINDS[kind]`` is ``Kind(kind)``, faster in hot loops."""
+
 
 def opponent(species: Kind) -> Kind:
     """The other species."""

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from enum import Enum
 from typing import Any
 
+from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.state import MAX_COUNT, GameState, Move, Ply
 
 
@@ -116,17 +117,38 @@ def find_violation(
     """
     if not isinstance(state, GameState):
         raise TypeError(f"state must be a GameState, got {type(state).__name__}")
-    ply = as_ply(ply)
+    violation = _broken_rule(state, ply if type(ply) is tuple else as_ply(ply))
+    if violation is not None:
+        as_ply(ply)  # a later move that is no move at all is refused first, as always
+    return violation
+
+
+def _broken_rule(state: GameState, ply: tuple[Any, ...]) -> IllegalPly | None:
+    """:func:`find_violation` of a tuple, whose moves are read here as :func:`as_ply` reads
+    them, in the one pass over the moves that checks the rules: this is the check of every
+    ply of every game. A Move of plain ints goes on; any other move sends the whole ply
+    through :func:`as_ply` (which reads it, or refuses it) and back here."""
     if not ply:
         return IllegalPly(Rule.EMPTY_PLY, None, "the ply has no moves")
     rows, cols = state.rows, state.cols
     grid = state.contents
-    species = state.to_move
+    species = WEREWOLVES if state.ply & 1 else VAMPIRES
     own = int(species)
     sent: dict[int, int] = {}
     arriving: dict[int, int] = {}
+    several = len(ply) > 1
     for move in ply:
+        if type(move) is not Move:
+            return _broken_rule(state, as_ply(ply))
         x, y, count, tx, ty = move
+        if not (
+            type(x) is int
+            and type(y) is int
+            and type(count) is int
+            and type(tx) is int
+            and type(ty) is int
+        ):
+            return _broken_rule(state, as_ply(ply))
         if count < 1:
             return IllegalPly(Rule.ZERO_COUNT, move, f"move {move!r} sends {count} creatures")
         if not (0 <= x < cols and 0 <= y < rows):
@@ -157,9 +179,14 @@ def find_violation(
             return IllegalPly(
                 Rule.NOT_ADJACENT, move, f"({tx},{ty}) is not a neighbour of ({x},{y})"
             )
-        sent[source] = sent.get(source, 0) + count
-        target = ty * cols + tx
-        arriving[target] = arriving.get(target, 0) + count
+        if several:
+            sent[source] = sent.get(source, 0) + count
+            target = ty * cols + tx
+            arriving[target] = arriving.get(target, 0) + count
+    if not several:
+        # One move (most plies): rule 4 keeps its target off its source, rule 3 its count
+        # within what its cell holds (at most 255), so rules 5, 6 and 7 hold.
+        return None
     if not sent.keys().isdisjoint(arriving):
         for move in ply:
             if move.ty * cols + move.tx in sent:
@@ -168,7 +195,9 @@ def find_violation(
                     move,
                     f"({move.tx},{move.ty}) is the target of {move!r} and a source of this ply",
                 )
-    for source, total in sent.items():
+    # Each move sends at most what its cell holds (rule 3): only a cell several moves
+    # leave can be overcommitted.
+    for source, total in sent.items() if len(sent) < len(ply) else ():
         held = grid[source][1]
         if total > held:
             move = next(m for m in ply if m.y * cols + m.x == source)

@@ -5,7 +5,8 @@ counts never exceed what a cell holds, and at most 255 arrive on a cell.
 """
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from collections.abc import Set as AbstractSet
 
 from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.state import MAX_COUNT, GameState, Move, Ply, neighbour_table
@@ -48,21 +49,30 @@ def random_ply(state: GameState, rng: random.Random, split_chance: float = 0.3) 
     some creatures back when it splits.
     """
     cols = state.cols
-    species = WEREWOLVES if state.ply & 1 else VAMPIRES
+    species = int(WEREWOLVES if state.ply & 1 else VAMPIRES)  # a plain int compares faster
     chance = rng.random
-    # Row-major, so that the ply depends on the board alone, not on how the state was built
-    # (a client's board from MAP/UPD and the referee's after apply_ply are equal boards).
-    own = [(pos, count) for pos, kind, count in state.cells if kind == species]
+    # Sorted (row-major), so that the ply depends on the board alone, not on how the state
+    # was built (a client's board from MAP/UPD and the referee's after apply_ply are equal
+    # boards whose dicts differ in order). Only the own groups are sorted: sorting the
+    # whole board (``state.cells``) at every ply would cost more than the rest of this.
+    own = [(pos, count) for pos, (kind, count) in state.contents.items() if kind == species]
     if not own:
         return ()
+    own.sort()
     movers = [group for group in own if chance() < 0.5] or [own[int(chance() * len(own))]]
     table = neighbour_table(state.rows, cols)
-    sources = {pos for pos, _ in movers} if len(movers) > 1 else None
-    capped = sum(count for _, count in movers) > MAX_COUNT
+    sources: AbstractSet[int] = frozenset()  # no mover may move onto a mover
+    capped = False  # one group holds at most 255: only several can overflow a target
+    if len(movers) > 1:
+        counts = dict(movers)
+        sources = counts.keys()
+        capped = sum(counts.values()) > MAX_COUNT
     arriving: dict[int, int] = {}
     moves = []
     for pos, count in movers:
-        targets = table[pos] if sources is None else [t for t in table[pos] if t not in sources]
+        targets: Sequence[int] = table[pos]
+        if not sources.isdisjoint(targets):
+            targets = [t for t in targets if t not in sources]
         n = len(targets)
         if not n:
             continue
@@ -76,7 +86,11 @@ def random_ply(state: GameState, rng: random.Random, split_chance: float = 0.3) 
                 (targets[j + (j >= i)], 1 + int(chance() * (count - a))),
             )
         else:
-            shares = ((targets[int(chance() * n)], count),)
+            target = targets[int(chance() * n)]
+            if not capped:  # the common case, without the loop below
+                moves.append(new_move(Move, (x, y, count, target % cols, target // cols)))
+                continue
+            shares = ((target, count),)
         for target, share in shares:
             if capped:
                 share = min(share, MAX_COUNT - arriving.get(target, 0))

@@ -23,7 +23,7 @@ from engine.battle import (
     outcome_table,
     sample_battle,
 )
-from engine.kinds import EMPTY, VAMPIRES, WEREWOLVES, Kind
+from engine.kinds import EMPTY, KINDS, VAMPIRES, WEREWOLVES, Kind
 from engine.legality import check_ply
 from engine.rules import DEFAULT_RULES, Rules, Variant
 from engine.state import MAX_COUNT, GameState, Move
@@ -130,7 +130,7 @@ def resolve_ply(
     cols = state.cols
     species = WEREWOLVES if state.ply & 1 else VAMPIRES
     own = int(species)
-    grid = state.grid()
+    grid = dict(state.contents)
     arrivals: dict[int, int] = {}
     for x, y, count, tx, ty in ply:
         source = y * cols + x
@@ -148,18 +148,18 @@ def resolve_ply(
             total = held + count
             grid[target] = (own, total if total <= MAX_COUNT else MAX_COUNT)
             continue
+        defender = KINDS[kind]
         if count + held <= MAX_COUNT:
-            outcomes = outcome_table(species, count, Kind(kind), held, rules.variant, False)
+            outcomes = outcome_table(species, count, defender, held, rules.variant, False)
         else:
-            outcomes = _capped_outcomes(species, count, Kind(kind), held, rules.variant, False)
+            outcomes = _capped_outcomes(species, count, defender, held, rules.variant, False)
         if len(outcomes) == 1:
             _, winner, survivors = outcomes[0]
             grid[target] = (int(winner), survivors)
         else:
             del grid[target]
-            battles.append(
-                Battle(target % cols, target // cols, species, count, Kind(kind), held, outcomes)
-            )
+            battle = (target % cols, target // cols, species, count, defender, held, outcomes)
+            battles.append(_new_result(Battle, battle))
     return _new_result(Resolution, (grid, tuple(battles)))
 
 

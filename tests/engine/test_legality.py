@@ -195,10 +195,20 @@ def test_random_plies_are_legal(state_and_ply) -> None:
     check_ply(state, ply)
 
 
-def test_plain_five_tuples_are_read_as_moves() -> None:
-    assert find_violation(BOARD, [(0, 0, 1, 1, 0)]) is None
-    violation = find_violation(BOARD, [(0, 0, 1, 1, 0), (1, 0, 1, 2, 0)])
+@pytest.mark.parametrize("sequence", [list, tuple])
+def test_plain_five_tuples_are_read_as_moves(sequence) -> None:
+    assert find_violation(BOARD, sequence([(0, 0, 1, 1, 0)])) is None
+    violation = find_violation(BOARD, sequence([Move(0, 0, 1, 1, 0), (1, 0, 1, 2, 0)]))
     assert violation is not None and violation.move == Move(1, 0, 1, 2, 0)
+    assert type(violation.move) is Move
+
+
+@pytest.mark.parametrize("later", [Move(2, 0, 1.0, 3, 0), (2, 0, True, 3, 0), "2 0 1 3 0"])
+def test_a_move_that_is_no_move_is_refused_even_after_a_move_that_breaks_a_rule(later) -> None:
+    with pytest.raises(MalformedPly):
+        find_violation(BOARD, (Move(0, 0, 0, 1, 0), later))
+    with pytest.raises(MalformedPly):
+        find_violation(BOARD, (Move(0, 0, 1, 0, 1), Move(1, 1, 1, 1, 2), later))
 
 
 @pytest.mark.parametrize(
@@ -257,13 +267,25 @@ def test_a_reply_of_moves_of_five_integers_reads_as_a_ply_of_python_integers(rep
     [
         ([(0, 0, 1.0, 1, 0)], "a move is five integers (x, y, count, tx, ty), got (0, 0, 1.0"),
         ([(0, 0, True, 1, 0)], "a move is five integers"),
+        ((Move(0, 0, 1, 1, 0), Move(1, 0, 1.0, 2, 0)), "got Move(x=1, y=0, count=1.0"),
+        ((Move(0, 0, True, 1, 0),), "a move is five integers"),
         ([(0, 0, 1, 1)], "a move is five integers"),
         (["0 0 1 1 0"], "a move is five integers"),
         ("0 0 1 1 0", "a ply is a sequence of moves, got '0 0 1 1 0'"),
         (None, "a ply is a sequence of moves, got None"),
         ([list(range(100))], "…"),
     ],
-    ids=["a float", "a bool", "four numbers", "text as a move", "text", "None", "a long one"],
+    ids=[
+        "a float",
+        "a bool",
+        "a float in a later Move",
+        "a bool in a Move",
+        "four numbers",
+        "text as a move",
+        "text",
+        "None",
+        "a long one",
+    ],
 )
 def test_what_is_no_ply_is_malformed_never_truncated_or_guessed(reply, words: str) -> None:
     with pytest.raises(MalformedPly) as raised:

@@ -1,26 +1,35 @@
 """How well the analysis's winning chances are calibrated, and the curve fitted again.
 
-    python -m benchmarks.calibration [--games 30] [--depth 4] [--jobs 2] [--move-time 0.1]
+    python -m benchmarks.calibration [--games 150] [--depth 4] [--jobs 2] [--move-time 10]
         [--seed 1] [--fit] [--samples FILE]
 
 Plays ``--games`` games between different built-in bots in the in-process arena, cycling
-through pairings and maps, analyses each (``vvw analyse``'s analysis at ``--depth``), and
-compares every position's predicted expected score for the side to move with what that
-side scored in the end (a win 1, a draw ½, a loss 0):
+through pairings and maps (every pairing meets every map once in 150 games), analyses
+each (``vvw analyse``'s analysis at ``--depth``), and compares every position's predicted
+expected score for the side to move with what that side scored in the end (a win 1, a
+draw ½, a loss 0):
 
 - a reliability table: positions bucketed by predicted score (ten points wide), and per
   bucket the mean prediction and the mean score observed;
 - the Brier score (mean squared error) of the predictions, beside a baseline that knows
   only the creature counts (a logistic curve of ``(own − other) / (own + other)``, fitted
-  on the very games it is scored on, which favours it).
+  on the very games it is scored on, which favours it);
+- for a bucket off the goal, the games that fill most of it (the positions of one game
+  are alike: a few games can make a bucket).
+
+The bots play at fixed depths (:data:`BOTS`), so a game is the same on any machine under
+any load: ``--move-time`` is only a limit that their replies stay well within (a bot that
+ran out of time would skip its turn, a loss that no prediction can know of; the game's
+line says so if it happens).
 
 The default games are the *calibration set*: maps and seeds the shipped curve was not
 fitted on. ``--fit`` plays the *fitting set* instead (other maps, other seeds), fits the
 curve on it (:func:`vvw.analysis.chances.fit_curve`) and prints the constants to ship in
 :data:`vvw.analysis.chances.CURVE`. ``--samples FILE`` writes every position as a JSON
-line (game, ply, how it was valued, value, prediction, score, counts) as the games are
-analysed; ``--from-samples FILE…`` reads such files back instead of playing (the
-positions predicted by the shipped curves: the table for new constants at once).
+line (game, match, ply, how it was valued, value, prediction, score, counts, the board)
+as the games are analysed; ``--from-samples FILE…`` reads such files back instead of
+playing (the positions predicted by the shipped curves: the table for new constants at
+once).
 """
 
 import argparse
@@ -47,12 +56,25 @@ from vvw.analysis.game import game_from_turns
 from vvw.analysis.search import DEFAULT_DEPTH, Settings
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
-BOTS = ("expectiminimax", "alphabeta", "seed2025", "zcsn", "seed2019", "greedy")
-"""The bots that play, every ordered pair of two different ones in turn."""
+BOTS: dict[str, dict[str, int]] = {
+    "expectiminimax": {"depth": 3},
+    "alphabeta": {"depth": 4},
+    "seed2025": {"depth": 3},
+    "zcsn": {"depth": 4},
+    "seed2019": {"depth": 3},
+    "greedy": {},
+}
+"""The bots that play, every ordered pair of two different ones in turn, with their
+options: each searches to a fixed depth (a reply of a few tenths of a second at most on
+these maps), so a game does not depend on the machine's load."""
+MOVE_TIME = 10.0
+"""Seconds per reply: a limit the bots at their depths stay well within."""
 FIT_MAPS = ("thetrap", "testmap2", "gen-10x10", "gen:12x8:4", "gen:10x10:5")
 """The maps of the fitting set."""
 CALIBRATION_MAPS = ("testmap", "testmap-5x9", "gen:14x10:5", "gen:9x9:4", "gen-20x15")
 """The maps of the calibration set: none of the fitting set's."""
+GAMES = len(BOTS) * (len(BOTS) - 1) * len(CALIBRATION_MAPS)
+"""The games of a run by default (150): every ordered pairing on every map of its set."""
 FIT_SEED = 1_000_000
 """Seeds of the fitting set's games start here (the calibration set's at ``--seed``)."""
 BUCKET = 10
@@ -61,6 +83,8 @@ ENOUGH = 30
 """Positions from which a bucket is held to the goal."""
 GOAL = 10.0
 """Points within which a bucket's mean score should be of its mean prediction."""
+FILLERS = 3
+"""The games named per bucket off the goal, those with the most positions in it."""
 
 
 @attrs.frozen
@@ -77,6 +101,12 @@ class Sample:
     score: float
     own: int
     other: int
+    match: str = ""
+    """``vampires vs werewolves on map``."""
+    rows: int = 0
+    cols: int = 0
+    board: tuple[tuple[int, int, int, int], ...] = ()
+    """The board before the ply: ``(x, y, kind, count)`` per cell (to search it again)."""
 
     @property
     def counts(self) -> float:
@@ -95,11 +125,13 @@ def game_map(label: str, seed: int) -> GameMap:
 
 
 def plan(games: int, maps: Sequence[str], seed: int) -> Iterator[tuple[int, str, str, str]]:
-    """``(seed, vampires, werewolves, map)`` of each game: pairs and maps cycled."""
+    """``(seed, vampires, werewolves, map)`` of each game: pairs and maps cycled, the maps
+    one further at each round of the pairs, so every pair meets every map."""
     pairs = [(a, b) for a in BOTS for b in BOTS if a != b]
     for index in range(games):
         vampires, werewolves = pairs[index % len(pairs)]
-        yield seed + index, vampires, werewolves, maps[index % len(maps)]
+        label = maps[(index + index // len(pairs)) % len(maps)]
+        yield seed + index, vampires, werewolves, label
 
 
 def play_and_analyse(
@@ -110,14 +142,18 @@ def play_and_analyse(
     start = chosen.initial_state()
     turns: list[Turn] = []
     result = play_game(
-        make_agent(vampires, seed=seed),
-        make_agent(werewolves, seed=seed),
+        make_agent(vampires, seed=seed, **BOTS[vampires]),
+        make_agent(werewolves, seed=seed, **BOTS[werewolves]),
         chosen,
         move_time=args.move_time,
         seed=seed,
         on_turn=turns.append,
     )
-    line = f"{vampires} vs {werewolves} on {label}: {result.summary()}"
+    match = f"{vampires} vs {werewolves} on {label}"
+    line = f"{match}: {result.summary()}"
+    skipped = sum(turn.ply is None for turn in turns)
+    if skipped:
+        line += f" ({skipped} turns skipped: out of time)"
     if result.termination not in (Termination.ELIMINATION, Termination.PLY_LIMIT):
         return line + " (not counted)", []
     game = game_from_turns(
@@ -130,8 +166,23 @@ def play_and_analyse(
         assert score is not None
         own, other = _counts(turn.before, turn.side == VAMPIRES)
         assert turn.value is not None
+        before = turn.before
+        cells = tuple((x, y, int(kind), n) for x, y, kind, n in before.board_cells())
         samples.append(
-            Sample(seed, turn.number, turn.how, turn.value, turn.score, score, own, other)
+            Sample(
+                seed,
+                turn.number,
+                turn.how,
+                turn.value,
+                turn.score,
+                score,
+                own,
+                other,
+                match,
+                before.rows,
+                before.cols,
+                cells,
+            )
         )
     return line, samples
 
@@ -146,17 +197,32 @@ def brier(pairs: Sequence[tuple[float, float]]) -> float:
     return sum((p - s) ** 2 for p, s in pairs) / len(pairs)
 
 
+def bucket(samples: Sequence[Sample], start: int) -> list[Sample]:
+    """The samples predicted from ``start`` to ``start + BUCKET`` points (100 in the last)."""
+    return [
+        s
+        for s in samples
+        if start <= 100 * s.predicted < start + BUCKET
+        or (start + BUCKET == 100 and s.predicted == 1.0)
+    ]
+
+
+def fillers(inside: Sequence[Sample], most: int = FILLERS) -> list[tuple[Sample, int, float]]:
+    """The ``most`` games with the most positions among ``inside``: a sample of each, its
+    positions there, and the mean score the side to move made in them."""
+    games: dict[int, list[Sample]] = {}
+    for s in inside:
+        games.setdefault(s.game, []).append(s)
+    biggest = sorted(games.values(), key=lambda found: (-len(found), found[0].game))[:most]
+    return [(found[0], len(found), sum(s.score for s in found) / len(found)) for found in biggest]
+
+
 def reliability(samples: Sequence[Sample]) -> list[tuple[int, int, float, float]]:
     """``(bucket start, positions, mean predicted, mean observed)``, in points, per
     non-empty bucket."""
     rows = []
     for start in range(0, 100, BUCKET):
-        inside = [
-            s
-            for s in samples
-            if start <= 100 * s.predicted < start + BUCKET
-            or (start + BUCKET == 100 and s.predicted == 1.0)
-        ]
+        inside = bucket(samples, start)
         if inside:
             predicted = 100 * sum(s.predicted for s in inside) / len(inside)
             observed = 100 * sum(s.score for s in inside) / len(inside)
@@ -181,6 +247,12 @@ def report(samples: Sequence[Sample], games: int, seconds: float) -> None:
             f"{start:>4}–{start + BUCKET:<4}% {count:>9} {predicted:>15.1f} {observed:>9.1f}"
             f" {off:>+6.1f}{flag}"
         )
+        if count >= ENOUGH and abs(off) > GOAL:
+            for s, inside, scored in fillers(bucket(samples, start)):
+                print(
+                    f"{'':>11} {inside:>9} of them from game {s.game}"
+                    f" ({s.match or 'match not recorded'}), scored {100 * scored:.0f}"
+                )
     ours = brier([(s.predicted, s.score) for s in samples])
     a, b = fit_logistic([((s.counts,), s.score) for s in samples])
     baseline = brier([(sigmoid(a + b * s.counts), s.score) for s in samples])
@@ -213,7 +285,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m benchmarks.calibration",
         description=(__doc__ or "").split("\n\n")[0],
     )
-    parser.add_argument("--games", type=int, default=30, help="games to play (default 30)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=GAMES,
+        help=f"games to play (default {GAMES}: every pairing on every map)",
+    )
     parser.add_argument(
         "--depth", type=int, default=DEFAULT_DEPTH, help=f"analysis depth (default {DEFAULT_DEPTH})"
     )
@@ -221,7 +298,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--jobs", type=int, default=default_jobs(), help="processes analysing a game"
     )
     parser.add_argument(
-        "--move-time", type=float, default=0.1, help="seconds per move in the games (0.1)"
+        "--move-time",
+        type=float,
+        default=MOVE_TIME,
+        help=f"seconds per reply in the games, a limit only: the bots search to fixed depths"
+        f" ({MOVE_TIME:g})",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (1)")
     parser.add_argument(
@@ -290,6 +371,7 @@ def read_samples(path: Path) -> list[Sample]:
     with path.open() as lines:
         for line in lines:
             data = json.loads(line)
+            data["board"] = tuple(tuple(cell) for cell in data.get("board", ()))
             if data.get("how") is None:  # written before endgames were told apart
                 endgame = data["value"] is None
                 data["how"] = "endgame" if endgame else "search"

@@ -186,6 +186,24 @@ def test_the_curves_rise_and_a_decided_game_is_certain():
     assert certainty_equivalent(0.4e6, risk=0) == 0.4e6
 
 
+def test_a_level_position_is_worth_nothing_to_either_side():
+    # The bot's contempt would tip it toward whichever side is searched for: both sides
+    # of one level position would count ahead.
+    level = board(
+        """
+        V3 .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  W3
+        """
+    )
+    search = PositionSearch()
+    for state in (level, level.with_ply(1)):
+        searched = search.position(state)
+        assert (searched.how, searched.value) == ("search", 0.0)
+        assert searched.score == CURVE.searched(0.0)
+
+
 def test_fitting_finds_the_curves_that_made_the_scores():
     truth = Curve(0.3, 1.7, -0.2, 2.5)
     searched, solved = [], []

@@ -28,6 +28,10 @@ from agents.evaluation import LOSS, WIN
 RISK = 0.0
 """The analysis searches risk-neutral (the bot's cautious utility off, see
 :mod:`vvw.analysis.search`): a chance node is worth the mean of its outcomes."""
+CONTEMPT = 0.0
+"""The analysis searches without the bot's contempt (which tips every level position
+toward the side searched for, so both sides of one would count a few points ahead): a
+level position is worth 0 to either side."""
 
 DECIDED = WIN - 1000.0
 """A value this close to a win or a loss is a game decided within the search's horizon
@@ -107,12 +111,12 @@ class Curve:
 
 
 CURVE = Curve(
-    intercept=-0.1037,
-    slope=4.0455,
-    endgame_intercept=0.0041,
-    endgame_slope=4.9218,
+    intercept=-0.0009,
+    slope=2.5233,
+    endgame_intercept=-0.0086,
+    endgame_slope=4.6473,
 )
-"""The shipped curves: ``python -m benchmarks.calibration --fit`` on its 60 games (6,116
+"""The shipped curves: ``python -m benchmarks.calibration --fit`` on its 150 games (18,826
 positions analysed at depth 4; docs/analysis.md tells the games and the figures)."""
 
 

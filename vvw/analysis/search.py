@@ -7,8 +7,9 @@ It searches risk-neutral (``risk`` 0): the bot plays with a cautious utility, un
 each side finds the other's gambles good for the other (a 64 % strike it would decline
 itself looks like a loss when the enemy may make it), so a ply next to an enemy group that
 then does not strike would count as lost and given back ply after ply; a chance node worth
-the mean of its outcomes values both sides' gambles alike.
-a one-against-one endgame is valued by its exact solution (:mod:`agents.endgame`), a
+the mean of its outcomes values both sides' gambles alike. Nor has it the bot's contempt,
+which puts both sides of a level position a few points ahead (:data:`CONTEMPT`). A
+one-against-one endgame is valued by its exact solution (:mod:`agents.endgame`), a
 finished game by its result. Every call starts afresh (the search's tables are cleared),
 so a position's answer depends on nothing analysed before it: the analysis is the same in
 any order, over any number of processes.
@@ -23,7 +24,7 @@ from agents.expectiminimax import ExpectiminimaxAgent
 from agents.search import OutOfTime
 from engine import GameState, Kind, Ply, end_of_game, ply_outcomes
 from engine.rules import DEFAULT_RULES, Rules
-from vvw.analysis.chances import CURVE, Curve
+from vvw.analysis.chances import CONTEMPT, CURVE, Curve
 
 DEFAULT_DEPTH = 4
 """Plies searched by default: a 200-ply game in well under two minutes on two cores."""
@@ -66,7 +67,7 @@ class PositionSearch:
         self.settings = settings
         self.rules = rules
         self.curve = curve
-        self.agent = ExpectiminimaxAgent(rules=rules, seed=0, risk=curve.risk)
+        self.agent = ExpectiminimaxAgent(rules=rules, seed=0, risk=curve.risk, contempt=CONTEMPT)
 
     def _fresh(self) -> ExpectiminimaxAgent:
         self.agent.rng.seed(0)  # its fallback ply, when no candidate is found, is then fixed

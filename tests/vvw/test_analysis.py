@@ -145,6 +145,23 @@ def test_the_same_transcript_at_a_fixed_depth_gives_the_same_analysis_in_one_pro
     assert once["vampires"][-1] == 100.0  # the vampires won: the curve ends at their score
 
 
+def test_the_analysis_file_keeps_each_side_s_figures_as_computed_for_the_page_to_round():
+    # The replay page rounds the file's figures to whole points as the terminal rounds the
+    # computed ones: a figure rounded once already (97.46 to 97.5) would show as 98 on the
+    # page beside the terminal's 97.
+    game = game_from_records(read_transcript(SHORT_GAME))
+    analysis = analyse_game(game, Settings(depth=2), jobs=1)
+    written = analysis.to_json()["sides"]
+    for side in (VAMPIRES, WEREWOLVES):
+        summary = analysis.summary(side)
+        figures = written[side.name.lower()]
+        assert (figures["accuracy"], figures["luck"], figures["play"]) == (
+            summary.accuracy,
+            summary.luck,
+            summary.play,
+        )
+
+
 def test_a_server_transcript_gives_every_turn_with_the_boards_before_and_after():
     game = game_from_records(read_transcript(SHORT_GAME))
     assert game.map == "thetrap" and game.finished and game.winner == VAMPIRES

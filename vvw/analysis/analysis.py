@@ -247,10 +247,12 @@ class GameAnalysis:
     def _side_json(self, s: SideSummary) -> dict[str, Any]:
         return {
             "name": s.name,
-            "accuracy": None if s.accuracy is None else round(s.accuracy, 1),
+            # As computed: the page rounds them as the terminal does (rounded twice, 97.46
+            # would show as 98 there and 97 here).
+            "accuracy": s.accuracy,
             **{label.plural: s.counts[label] for label in Label},
-            "luck": round(s.luck, 2),
-            "play": round(s.play, 2),
+            "luck": s.luck,
+            "play": s.play,
             "sentence": s.sentence,
             "swings": [
                 {"ply": w.turn.number, "drop": round(w.turn.drop, 2), "text": w.text}

@@ -51,6 +51,11 @@ def add_game_settings(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--game-time", type=positive_float, default=300.0, help="seconds per game (default 300)"
     )
+    add_battle_arguments(parser)
+
+
+def add_battle_arguments(parser: argparse.ArgumentParser) -> None:
+    """How battles are fought: ``--variant`` (the rules' reading) and ``--seed``."""
     parser.add_argument(
         "--variant",
         choices=["server", "spec"],

@@ -23,7 +23,7 @@ from vvw import signals
 from vvw.argtypes import port_number, positive_float, positive_int
 from vvw.bots import time_budget
 from vvw.errors import Stopped, UsageError
-from vvw.game_arguments import settings_record
+from vvw.game_arguments import add_battle_arguments, settings_record
 from vvw.human import PageAgent, Seat, play_handler, play_person
 from vvw.mapchoice import MapChoice, resolve_maps
 from vvw.participants import Participant, parse_participants
@@ -235,13 +235,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="S",
         help="seconds per game (default 3600)",
     )
-    parser.add_argument(
-        "--variant",
-        choices=["server", "spec"],
-        default="server",
-        help="battle rules: the course server's (default) or the specification's reading",
-    )
-    parser.add_argument("--seed", type=int, default=None, help="seed of the random battles")
+    add_battle_arguments(parser)
     parser.add_argument(
         "--results",
         type=Path,

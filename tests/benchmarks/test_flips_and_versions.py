@@ -1,11 +1,14 @@
-"""benchmarks.flips' letters and depths; benchmarks.versions' participant for an old ref."""
+"""benchmarks.flips' letters, depths and gaps; benchmarks.versions' participant for an old ref."""
 
 from pathlib import Path
 
 import pytest
 
+from agents.evaluation import WIN
+from agents.registry import make_agent
 from benchmarks import versions
-from benchmarks.flips import depth_range, letters
+from benchmarks.agents import positions
+from benchmarks.flips import depth_range, gap, letters
 from engine import Move
 
 
@@ -20,6 +23,20 @@ def test_depths_are_a_range_of_two_or_more() -> None:
     for text in ("3", "0-2", "5-2"):
         with pytest.raises(ValueError, match="--depths"):
             depth_range(text)
+
+
+def test_a_flips_gap_is_how_much_more_the_deeper_choice_is_worth_at_the_deeper_depth() -> None:
+    [(_, state)] = list(positions(["testmap2"], [6]))
+    deeper = make_agent("alphabeta", depth=3).analyse(state, 3)[1]
+    values = make_agent("alphabeta", depth=3).root_values(state, depth=3)
+    worst, worst_value = values[-1]
+    best_value = dict(values)[deeper]
+    assert best_value == values[0][1]
+    assert gap("alphabeta", state, 3, deeper, deeper) == 0
+    weighed = gap("alphabeta", state, 3, worst, deeper)
+    assert weighed > 0
+    assert weighed == pytest.approx((best_value - worst_value) / WIN * 1000)
+    assert gap("alphabeta", state, 3, deeper, worst) == -weighed
 
 
 @pytest.mark.parametrize(("layout", "package"), [("vvw", "vvw"), ("server", "server")])

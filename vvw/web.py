@@ -13,7 +13,9 @@ Only ``GET`` and ``HEAD`` are answered (405 otherwise), unless the server is tol
 ``POST`` too (``vvw play``'s page sends the person's moves), with a body of at most
 :data:`MAX_BODY` bytes. A handler answers once, with
 :meth:`Exchange.respond` (a whole body) or :meth:`Exchange.stream` then
-:meth:`Exchange.send` (server-sent events).
+:meth:`Exchange.send` (server-sent events). Every server answers ``/favicon.ico`` itself
+(:data:`FAVICON`, in the two species' colours), so a browser's console shows no error for
+it.
 """
 
 import errno
@@ -37,6 +39,11 @@ READ_ONLY = ("GET", "HEAD")
 """The methods answered unless a server says otherwise (pages and event streams)."""
 MAX_BODY = 64 * 1024
 """Bytes a POST's body may hold."""
+FAVICON = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
+    b'<path d="M0 0H16L0 16Z" fill="#c62828"/><path d="M16 0V16H0Z" fill="#1565c0"/></svg>'
+)
+"""The pages' icon, a square half vampire red, half werewolf blue (SVG)."""
 _OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS}
 Headers = Sequence[tuple[str, str]]
 
@@ -146,6 +153,8 @@ async def answer(
             await exchange.respond(
                 405, "text/plain", f"only {allowed}\n".encode(), [("allow", allowed)]
             )
+        elif url.path == "/favicon.ico" and method in READ_ONLY:
+            await exchange.respond(200, "image/svg+xml", FAVICON)
         elif method == "POST":
             body = await _read_body(stream, conn)
             if body is None:

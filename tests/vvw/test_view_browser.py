@@ -711,6 +711,7 @@ def test_a_person_plays_a_whole_game_against_greedy_and_it_is_recorded(browser, 
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.goto(first.split()[-1])
         explained = False
         while True:

@@ -4,7 +4,7 @@ import trio
 import trio.testing
 
 from tests.helpers.http import fetch
-from vvw.web import MAX_BODY, Exchange, serve_http
+from vvw.web import FAVICON, MAX_BODY, Exchange, serve_http
 
 
 async def _ask(stream: trio.SocketStream, path: str) -> bytes:
@@ -101,3 +101,21 @@ async def test_a_server_that_takes_post_hands_over_its_body_and_headers_and_boun
     assert taken.endswith(b"taken") and seen == [("POST", "abc", b'{"moves": []}')]
     assert too_long.startswith(b"HTTP/1.1 413")
     assert put.startswith(b"HTTP/1.1 405") and b"allow: GET, HEAD, POST" in put
+
+
+async def test_every_server_answers_the_browsers_icon_request_itself():
+    asked: list[str] = []
+
+    async def handler(exchange: Exchange) -> None:
+        asked.append(exchange.request.path)
+        await exchange.respond(404, "text/plain", b"no such page")
+
+    async with trio.open_nursery() as nursery:
+        port = await _serve(nursery, handler)
+        icon = await fetch(port, "/favicon.ico")
+        other = await fetch(port, "/other")
+        nursery.cancel_scope.cancel()
+    assert icon.startswith(b"HTTP/1.1 200") and b"content-type: image/svg+xml" in icon
+    assert icon.endswith(b"\r\n\r\n" + FAVICON)
+    assert other.startswith(b"HTTP/1.1 404")
+    assert asked == ["/other"]

@@ -90,6 +90,7 @@ def test_the_leaderboard_ranks_the_teams_and_links_each_team_s_page(browser, lad
     page = browser.new_page(viewport={"width": 1100, "height": 700})
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(f"http://127.0.0.1:{ladder.port}/")
     rows = page.eval_on_selector_all(
         "table tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent.trim()))"

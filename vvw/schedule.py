@@ -4,8 +4,12 @@ with which battle seed and which seeds for the bots, all from the run's one seed
 Every pairing plays, in each round, on each map, a pair of games with sides swapped on
 the same map and the same battle seed. Games are ordered round by round, map by map, so a
 run stopped early has played every pairing about equally. Each game has a ``key`` that is
-the same in every run of the same plan: ``--resume`` plays the keys not yet in the file.
+the same in every run of the same plan: ``--resume`` plays the keys not yet in the file,
+and :func:`scheduled_numbers` gives each key's place again from the plan alone.
 """
+
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
 
 import attrs
 
@@ -14,6 +18,8 @@ from vvw.participants import Participant
 from vvw.seeds import derive
 
 FORMATS = ("round-robin", "gauntlet")
+Player = TypeVar("Player")
+"""A participant, or only its name."""
 
 
 @attrs.frozen
@@ -33,11 +39,21 @@ class ScheduledGame:
     """The vampires' and the werewolves' own seeds."""
 
 
-def pairings(participants: list[Participant], form: str) -> list[tuple[Participant, Participant]]:
+def pairings(participants: Sequence[Player], form: str) -> list[tuple[Player, Player]]:
     """Round robin: every two participants; gauntlet: the first against each other one."""
     if form == "gauntlet":
         return [(participants[0], other) for other in participants[1:]]
     return [(a, b) for i, a in enumerate(participants) for b in participants[i + 1 :]]
+
+
+def _pairs_in_order(
+    participants: Sequence[Player], form: str, map_count: int, rounds: int
+) -> Iterator[tuple[int, int, Player, Player]]:
+    """``(round, map index, first, second)`` of every pair of games, in the schedule's order."""
+    for round_number in range(1, rounds + 1):
+        for map_index in range(map_count):
+            for first, second in pairings(participants, form):
+                yield round_number, map_index, first, second
 
 
 def schedule(
@@ -45,24 +61,39 @@ def schedule(
 ) -> list[ScheduledGame]:
     """Every game of the run, in the order they are started."""
     games: list[ScheduledGame] = []
-    for round_number in range(1, rounds + 1):
-        for map_index, choice in enumerate(maps):
-            for first, second in pairings(participants, form):
-                pair = f"r{round_number}:m{map_index}:{first.name}:{second.name}"
-                battle_seed = derive(seed, "battle", pair)
-                for leg, (vampires, werewolves) in enumerate(((first, second), (second, first))):
-                    key = f"{pair}:{leg + 1}"
-                    games.append(
-                        ScheduledGame(
-                            key=key,
-                            pair=pair,
-                            round=round_number,
-                            number=len(games) + 1,
-                            vampires=vampires,
-                            werewolves=werewolves,
-                            map=choice,
-                            battle_seed=battle_seed,
-                            seeds=(derive(seed, "bot", key, 0), derive(seed, "bot", key, 1)),
-                        )
-                    )
+    for round_number, map_index, first, second in _pairs_in_order(
+        participants, form, len(maps), rounds
+    ):
+        pair = f"r{round_number}:m{map_index}:{first.name}:{second.name}"
+        battle_seed = derive(seed, "battle", pair)
+        for leg, (vampires, werewolves) in enumerate(((first, second), (second, first))):
+            key = f"{pair}:{leg + 1}"
+            games.append(
+                ScheduledGame(
+                    key=key,
+                    pair=pair,
+                    round=round_number,
+                    number=len(games) + 1,
+                    vampires=vampires,
+                    werewolves=werewolves,
+                    map=maps[map_index],
+                    battle_seed=battle_seed,
+                    seeds=(derive(seed, "bot", key, 0), derive(seed, "bot", key, 1)),
+                )
+            )
     return games
+
+
+def scheduled_numbers(
+    names: Sequence[str], form: str, map_count: int, rounds: int
+) -> dict[str, int]:
+    """Each game's key and its place in the schedule (:attr:`ScheduledGame.number`), from
+    the plan alone: the participants' names in order, the format, the maps and rounds."""
+    keys = (
+        f"r{round_number}:m{map_index}:{first}:{second}:{leg}"
+        for round_number, map_index, first, second in _pairs_in_order(
+            names, form, map_count, rounds
+        )
+        for leg in (1, 2)
+    )
+    return {key: number for number, key in enumerate(keys, 1)}

@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import attrs
+
 from engine import Kind, Termination
 from vvw.cli import main
 from vvw.commands.tournament import kept_transcript
@@ -85,3 +87,23 @@ def test_report_html_writes_the_index_and_says_what_it_could_not_show(tmp_path, 
     assert err.startswith(f"vvw tournament report: cannot show game 2 (r1:m0:b:a:2): {broken}")
     index = (tmp_path / "site" / "index.html").read_text()
     assert index.count("no transcript kept") == 2 and "<script" not in index
+
+
+def test_report_html_numbers_a_runs_games_by_the_schedule_not_by_finish(tmp_path, capsys):
+    header = attrs.evolve(_header(("a", "b")), maps=("thetrap", "testmap"), games=4)
+    results = tmp_path / "r.jsonl"
+    writer = ResultsWriter(results, header)
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("not a transcript\n")
+    # Two games at a time: the schedule's 4th game (map 1, sides swapped) ended first.
+    last = _line(2, "a", "b", transcript=str(broken))
+    last = attrs.evolve(last, key="r1:m1:a:b:2", pair="r1:m1:a:b")
+    writer.add(last)
+    writer.add(_line(1, "a", "b"))
+    writer.close()
+    assert main(["tournament", "report", str(results), "--html", str(tmp_path / "site")]) == 0
+    _, err = capsys.readouterr()
+    assert err.startswith(f"vvw tournament report: cannot show game 4 (r1:m1:a:b:2): {broken}")
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert 'data-game="4"' in index and 'data-game="1"' in index
+    assert 'data-game="2"' not in index

@@ -16,7 +16,7 @@ from vvw.cli import main
 from vvw.mapchoice import resolve_maps
 from vvw.participants import parse_participants
 from vvw.results import read_results
-from vvw.schedule import schedule
+from vvw.schedule import schedule, scheduled_numbers
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "tests" / "server" / "bots" / "bot.py"
@@ -70,6 +70,16 @@ def test_schedule_pairs_games_with_sides_swapped_on_the_same_map_and_seed():
         ("random", "c"),
         ("c", "random"),
     }
+
+
+@pytest.mark.parametrize("form", ["round-robin", "gauntlet"])
+def test_a_games_number_follows_from_the_plan_alone(form: str) -> None:
+    players = parse_participants(["random", "greedy", "name=c", "random", "name=d", "random"])
+    maps = resolve_maps(["thetrap", "testmap", "testmap2"])
+    games = schedule(players, form, maps, 2, seed=3)
+    names = [player.name for player in players]
+    assert scheduled_numbers(names, form, len(maps), 2) == {g.key: g.number for g in games}
+    assert [g.number for g in games] == list(range(1, len(games) + 1))
 
 
 def test_a_crashing_bot_loses_its_games_and_the_run_goes_on(tmp_path, capsys):

@@ -45,7 +45,7 @@ from vvw.results import (
     read_results,
 )
 from vvw.runs import new_run_dir, remove_if_empty
-from vvw.schedule import FORMATS, ScheduledGame, schedule
+from vvw.schedule import FORMATS, ScheduledGame, schedule, scheduled_numbers
 from vvw.seeds import fresh_seed
 from vvw.standings import Standings, format_text, standings, to_csv, to_json
 from vvw.stats import Sprt, parse_sprt
@@ -332,6 +332,17 @@ def _play(
     return 0
 
 
+def _report_numbers(header: Header, keys: list[str], runs: int) -> dict[str, int]:
+    """Each game's number in a report: its place in the schedule, as the live dashboard and
+    the game folders number it, for one run's games; in turn, for several runs' (whose
+    schedules overlap) or games of no schedule of this plan."""
+    names = [name for name, _ in header.participants]
+    scheduled = scheduled_numbers(names, header.format, len(header.maps), header.rounds)
+    if runs == 1 and all(key in scheduled for key in keys):
+        return {key: scheduled[key] for key in keys}
+    return {key: number for number, key in enumerate(keys, 1)}
+
+
 def report(args: argparse.Namespace) -> int:
     """``vvw tournament report FILE… [--csv | --json | --html DIR]``."""
     runs = [(path, *read_results(path)) for path in args.files]
@@ -342,7 +353,10 @@ def report(args: argparse.Namespace) -> int:
         first: dict[str, tuple[GameLine, Path]] = {}  # a game given twice: its first line
         for line, path in zip(games, files, strict=True):
             first.setdefault(line.key, (line, path))
-        shown = [(line, kept_transcript(line, path)) for line, path in first.values()]
+        numbers = _report_numbers(header, list(first), len(runs))
+        shown = [
+            (numbers[key], line, kept_transcript(line, path)) for key, (line, path) in first.items()
+        ]
         replays, problems = write_report(args.html, table, shown)
         for problem in problems:
             print(f"vvw tournament report: cannot show {problem}", file=sys.stderr)

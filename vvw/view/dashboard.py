@@ -223,20 +223,20 @@ def dashboard_page(body: str, *, live: bool, title: str = "vvw tournament") -> s
 
 
 def write_report(
-    folder: Path, table: Standings, games: Sequence[tuple[GameLine, Path | None]]
+    folder: Path, table: Standings, games: Sequence[tuple[int, GameLine, Path | None]]
 ) -> tuple[int, list[str]]:
     """Write the dashboard of a finished run to ``folder``: ``index.html`` and, for each
-    game whose transcript is given (and readable), ``games/N.html`` (N its place among
-    ``games``), its replay. A self-contained folder: put it on any web server, or open
+    ``(number, line, transcript)`` of ``games`` whose transcript is given (and readable),
+    ``games/NUMBER.html``, its replay. A self-contained folder: put it on any web server, or open
     ``index.html`` from disk. Returns the replays written, and a line for each transcript
     that could not be shown; :class:`PathError` if ``folder`` cannot be written.
     """
     make_folder(folder)
-    if any(transcript is not None for _, transcript in games):
+    if any(transcript is not None for _, _, transcript in games):
         make_folder(folder / "games")
     finished: list[FinishedGame] = []
     problems: list[str] = []
-    for number, (line, transcript) in enumerate(games, 1):
+    for number, line, transcript in games:
         replay = None
         if transcript is not None:
             names = {"vampires": line.vampires.name, "werewolves": line.werewolves.name}

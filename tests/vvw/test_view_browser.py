@@ -758,6 +758,8 @@ def test_a_person_plays_a_whole_game_against_greedy_and_it_is_recorded(browser, 
     assert (game.vampires.name, game.werewolves.name) == ("greedy", "you")
     assert game.plies == 12 or game.termination.value == "elimination"
     assert game.werewolves.skipped_turns == 0 and "played for you" not in out
+    assert Path(str(game.transcript)).parent == results.parent / "results-game"
+    assert not (tmp_path / "runs").exists()  # all beside the results file
     records = read_transcript(tmp_path / str(game.transcript))
     played = [
         tuple(ply.moves[0])

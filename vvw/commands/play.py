@@ -70,14 +70,18 @@ def _map(words: list[str]) -> MapChoice:
     return choices[0]
 
 
-def _results(path: Path | None, run_dir: Path) -> Path:
+def _places(path: Path | None) -> tuple[Path, Path]:
+    """The results file and the game's folder (its transcript): ``--results F`` and
+    ``F-game`` beside it, as ``vvw tournament`` keeps ``F-games``; by default both in a new
+    ``runs/play-STAMP``."""
     if path is None:
-        return run_dir / "results.jsonl"
+        run_dir = new_run_dir("play")
+        return run_dir / "results.jsonl", run_dir / "game"
     if path.exists():
         raise UsageError(f"--results {path} exists: name a new file")
     if not path.parent.is_dir():
         raise UsageError(f"folder {path.parent} does not exist")
-    return path
+    return path, path.parent / f"{path.stem}-game"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -110,8 +114,7 @@ def run(args: argparse.Namespace) -> int:
         battle_seed=derive(seed, "battle", 1),
         seeds=(derive(seed, "bot", 0), derive(seed, "bot", 1)),
     )
-    run_dir = new_run_dir("play")
-    path = _results(args.results, run_dir)
+    path, game_dir = _places(args.results)
     header = Header(
         participants=[(vampires.name, vampires.spec), (werewolves.name, werewolves.spec)],
         format="play",
@@ -151,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
                 settings,
                 PageAgent(args.name, seat),
                 bot,
-                run_dir / "game",
+                game_dir,
                 person_time=time_budget(args.move_time),
                 bot_time=args.bot_time,
                 bot_seed=game.seeds[0 if side == Kind.WEREWOLVES else 1],
@@ -241,7 +244,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         default=None,
         metavar="FILE",
-        help="results file (default runs/play-STAMP/results.jsonl)",
+        help="results file (default runs/play-STAMP/results.jsonl); the game's transcript"
+        " goes in a folder beside it (me.jsonl: me-game/)",
     )
     parser.add_argument(
         "--host", default="127.0.0.1", help="address of the page (default 127.0.0.1)"

@@ -46,6 +46,11 @@ def pairings(participants: Sequence[Player], form: str) -> list[tuple[Player, Pl
     return [(a, b) for i, a in enumerate(participants) for b in participants[i + 1 :]]
 
 
+def _pair_key(round_number: int, map_index: int, first: str, second: str) -> str:
+    """A pair of games' ``pair``; its games' keys add ``:1`` and ``:2`` (sides swapped)."""
+    return f"r{round_number}:m{map_index}:{first}:{second}"
+
+
 def _pairs_in_order(
     participants: Sequence[Player], form: str, map_count: int, rounds: int
 ) -> Iterator[tuple[int, int, Player, Player]]:
@@ -64,7 +69,7 @@ def schedule(
     for round_number, map_index, first, second in _pairs_in_order(
         participants, form, len(maps), rounds
     ):
-        pair = f"r{round_number}:m{map_index}:{first.name}:{second.name}"
+        pair = _pair_key(round_number, map_index, first.name, second.name)
         battle_seed = derive(seed, "battle", pair)
         for leg, (vampires, werewolves) in enumerate(((first, second), (second, first))):
             key = f"{pair}:{leg + 1}"
@@ -90,10 +95,8 @@ def scheduled_numbers(
     """Each game's key and its place in the schedule (:attr:`ScheduledGame.number`), from
     the plan alone: the participants' names in order, the format, the maps and rounds."""
     keys = (
-        f"r{round_number}:m{map_index}:{first}:{second}:{leg}"
-        for round_number, map_index, first, second in _pairs_in_order(
-            names, form, map_count, rounds
-        )
+        f"{_pair_key(*pair)}:{leg}"
+        for pair in _pairs_in_order(names, form, map_count, rounds)
         for leg in (1, 2)
     )
     return {key: number for number, key in enumerate(keys, 1)}

@@ -1,10 +1,11 @@
 """How well the analysis's winning chances are calibrated, and the curve fitted again.
 
-    python -m benchmarks.calibration [--games 150] [--depth 4] [--jobs 2] [--move-time 10]
+    python -m benchmarks.calibration [--games 300] [--depth 4] [--jobs 2] [--move-time 10]
         [--seed 1] [--fit] [--samples FILE]
 
 Plays ``--games`` games between different built-in bots in the in-process arena, cycling
-through pairings and maps (every pairing meets every map once in 150 games), analyses
+through pairings and maps (every pairing meets every map once in 150 games, twice in the
+default 300, the second time with other seeds), analyses
 each (``vvw analyse``'s analysis at ``--depth``), and compares every position's predicted
 expected score for the side to move with what that side scored in the end (a win 1, a
 draw ½, a loss 0):
@@ -73,8 +74,10 @@ FIT_MAPS = ("thetrap", "testmap2", "gen-10x10", "gen:12x8:4", "gen:10x10:5")
 """The maps of the fitting set."""
 CALIBRATION_MAPS = ("testmap", "testmap-5x9", "gen:14x10:5", "gen:9x9:4", "gen-20x15")
 """The maps of the calibration set: none of the fitting set's."""
-GAMES = len(BOTS) * (len(BOTS) - 1) * len(CALIBRATION_MAPS)
-"""The games of a run by default (150): every ordered pairing on every map of its set."""
+GAMES = 2 * len(BOTS) * (len(BOTS) - 1) * len(CALIBRATION_MAPS)
+"""The games of a run by default (300): every ordered pairing on every map of its set,
+twice. On a map file, bots at fixed depths play the same game again unless a random battle
+goes otherwise; on a generated map the second game's seed makes another map."""
 FIT_SEED = 1_000_000
 """Seeds of the fitting set's games start here (the calibration set's at ``--seed``)."""
 BUCKET = 10
@@ -289,7 +292,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--games",
         type=int,
         default=GAMES,
-        help=f"games to play (default {GAMES}: every pairing on every map)",
+        help=f"games to play (default {GAMES}: every pairing on every map, twice)",
     )
     parser.add_argument(
         "--depth", type=int, default=DEFAULT_DEPTH, help=f"analysis depth (default {DEFAULT_DEPTH})"

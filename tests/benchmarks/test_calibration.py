@@ -2,6 +2,7 @@
 map, samples keep their board, and a bucket off the goal names the games that fill it."""
 
 import argparse
+import collections
 import itertools
 import json
 from pathlib import Path
@@ -39,13 +40,17 @@ def test_a_calibration_game_is_the_same_whatever_the_time_allowed() -> None:
     assert samples and all(s.match == "expectiminimax vs seed2025 on testmap-5x9" for s in samples)
 
 
-def test_a_default_run_meets_every_pairing_on_every_map() -> None:
+def test_a_default_run_meets_every_pairing_on_every_map_twice_with_other_seeds() -> None:
     games = list(plan(GAMES, CALIBRATION_MAPS, seed=1))
-    met = {(v, w, label) for _, v, w, label in games}
-    assert met == set(itertools.product(BOTS, BOTS, CALIBRATION_MAPS)) - {
+    met = collections.Counter((v, w, label) for _, v, w, label in games)
+    assert set(met) == set(itertools.product(BOTS, BOTS, CALIBRATION_MAPS)) - {
         (a, a, label) for a in BOTS for label in CALIBRATION_MAPS
     }
+    assert set(met.values()) == {2}
     assert [seed for seed, *_ in games] == list(range(1, len(games) + 1))
+    # The second half is a run of its own: --games 150 --seed 151 plays it alone.
+    half = len(games) // 2
+    assert games[half:] == list(plan(half, CALIBRATION_MAPS, seed=half + 1))
 
 
 def _sample(game: int, ply: int, score: float) -> Sample:

@@ -18,7 +18,7 @@ from server.serving import serve
 from server.settings import Settings as ServerSettings
 from tests.helpers.boards import board
 from tests.helpers.maps import load
-from vvw.analysis.analysis import analyse_game, analyse_turn
+from vvw.analysis.analysis import Swing, TurnAnalysis, analyse_game, analyse_turn
 from vvw.analysis.chances import CURVE, Curve, certainty_equivalent, fit_curve
 from vvw.analysis.game import PlayedTurn, game_from_records, game_from_turns
 from vvw.analysis.judging import Label, Thresholds, accuracy, ply_accuracy
@@ -319,3 +319,12 @@ async def test_a_bots_own_transcript_is_analysed_on_its_own_plies(tmp_path):
     for turn in analysis.turns:
         assert turn.before.to_move == turn.side and turn.judged
     assert all(b.side == own[0].side for b in analysis.battles)  # only outcomes it saw
+
+
+@pytest.mark.parametrize(
+    ("after", "words"), [(0.244, "lost 1 point (25 → 24)"), (0.0, "lost 25 points")]
+)
+def test_a_swing_counts_its_points_in_words(after: float, words: str) -> None:
+    move = (Move(1, 1, 5, 2, 2),)
+    turn = TurnAnalysis(1, VAMPIRES, WALK_INTO_KILL, 0.25, move, 4, "search", move, after)
+    assert f"ply 1: (1,1)->(2,2) x5 {words}" in Swing(turn).text

@@ -25,6 +25,7 @@ from vvw.analysis.game import PlayedGame, PlayedTurn
 from vvw.analysis.judging import DEFAULT_THRESHOLDS, Label, Thresholds, accuracy, drop
 from vvw.analysis.luck import BattleLuck, battle_luck, luck_of
 from vvw.analysis.search import DEFAULT_SETTINGS, PositionSearch, Settings
+from vvw.wording import plural
 
 FORMAT = "vvw-analysis"
 VERSION = 1
@@ -105,9 +106,14 @@ class Swing:
         t = self.turn
         played = moves_text(t.played) if t.played is not None else "(turn skipped)"
         return (
-            f"ply {t.number}: {played} lost {t.drop:.0f} points"
+            f"ply {t.number}: {played} lost {_points(t.drop)}"
             f" ({100 * t.score:.0f} → {100 * (t.after or 0):.0f}); better {moves_text(t.best)}"
         )
+
+
+def _points(value: float) -> str:
+    """``1 point``, ``25 points``: a number of points as the report rounds it."""
+    return plural(round(value), "point")
 
 
 @attrs.frozen
@@ -139,7 +145,7 @@ class SideSummary:
             b = self.luckiest
             whose = "" if b.side == self.side else f"{b.side.name.lower()}' "
             dice = (
-                f"{verb} {abs(self.luck):.0f} points {word} the dice (ply {b.ply}:"
+                f"{verb} {_points(abs(self.luck))} {word} the dice (ply {b.ply}:"
                 f" {whose}{battle_words(b)})"
             )
         return f"{who} {dice} and lost {self.play:.0f} by play"

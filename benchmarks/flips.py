@@ -28,6 +28,7 @@ from collections import defaultdict
 from contextlib import ExitStack
 from itertools import pairwise
 
+from agents.deepening import Deepening
 from agents.evaluation import WIN
 from agents.registry import make_agent
 from benchmarks.agents import positions
@@ -46,6 +47,8 @@ def gap(bot: str, state: GameState, depth: int, before: Ply, after: Ply) -> floa
     """How much more ``after`` is worth than ``before`` to this tree's ``bot``, both searched
     ``depth`` deep from an empty table, in thousandths of a win."""
     agent = make_agent(bot, depth=depth)
+    if not isinstance(agent, Deepening):
+        raise ValueError(f"{bot} is not a search bot: its plies cannot be weighed")
     agent.new_game(state.to_move, state)
     values = dict(agent.root_values(state, depth=depth, plies=[before, after]))
     return (values[after] - values[before]) / WIN * 1000

@@ -157,6 +157,11 @@ def test_join_pair_play_rate_a_stronger_built_in_bot_ends_above_a_weaker_one(lad
     strong = class_.join(port, "strong", "greedy --time-budget 0.3")
     weak = class_.join(port, "weak", "random")
     wait_for(lambda: sum(game.rated for game in class_.games()) >= 12, "12 rated games")
+
+    def told(team) -> int:  # a game is recorded before its END reaches the bots
+        return sum(" against " in line for line in team.out.read_text().splitlines())
+
+    wait_for(lambda: told(strong) >= 12, "12 results told to the strong team")
     assert strong.stop() == 130 and weak.stop() == 130
     assert server.stop() == 130
     with LadderReader.open(class_.path) as reader:

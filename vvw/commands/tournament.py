@@ -336,10 +336,11 @@ def _report_numbers(header: Header, keys: list[str], runs: int) -> dict[str, int
     """Each game's number in a report: its place in the schedule, as the live dashboard and
     the game folders number it, for one run's games; in turn, for several runs' (whose
     schedules overlap) or games of no schedule of this plan."""
-    names = [name for name, _ in header.participants]
-    scheduled = scheduled_numbers(names, header.format, len(header.maps), header.rounds)
-    if runs == 1 and all(key in scheduled for key in keys):
-        return {key: scheduled[key] for key in keys}
+    if runs == 1:
+        names = [name for name, _ in header.participants]
+        scheduled = scheduled_numbers(names, header.format, len(header.maps), header.rounds)
+        if all(key in scheduled for key in keys):
+            return {key: scheduled[key] for key in keys}
     return {key: number for number, key in enumerate(keys, 1)}
 
 

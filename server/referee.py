@@ -74,9 +74,11 @@ async def play_game(
             try:
                 _check_stale(player)
                 upd = update_cells(game.state, (changed[Kind.VAMPIRES], changed[Kind.WEREWOLVES]))
+                # The move clock starts as the UPD goes: the reply can be read (and stamped)
+                # before the send returns.
+                sent = trio.current_time()
                 if not await player.send_quietly(Upd(upd)):
                     raise _Fault(Termination.DISCONNECT, "gone")
-                sent = trio.current_time()
                 reply = await _await_move(player, sent, settings.move_time)
             except _Fault as fault:
                 game.lose(mover, fault.termination, fault.detail)

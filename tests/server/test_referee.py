@@ -49,10 +49,12 @@ async def _game(
     wolf_options=None,
     recorder=None,
     names=(b"vamp", b"wolf"),
+    server_side=lambda stream: stream,
 ):
     settings = settings or Settings(seed=1)
     a_server, a_bot = trio.testing.memory_stream_pair()
     b_server, b_bot = trio.testing.memory_stream_pair()
+    a_server, b_server = server_side(a_server), server_side(b_server)
     bots = [
         FakeBot(a_bot, names[0], vamp_policy, **(vamp_options or {})),
         FakeBot(b_bot, names[1], wolf_policy, **(wolf_options or {})),
@@ -443,3 +445,58 @@ async def test_one_recorder_writes_games_played_side_by_side_each_to_its_own_tra
         assert nmes == {V: b"NME\x04" + names[game][0], W: b"NME\x04" + names[game][1]}
         assert [f.command for f in frames].count("MOV") == 6
         assert [f.command for f in frames][-4:] == ["END", "END", "BYE", "BYE"]
+
+
+class TickingClock(trio.abc.Clock):
+    """A clock that moves on by a microsecond each time it is read: two readings are never
+    equal, so their order shows which came first."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def start_clock(self) -> None:
+        pass
+
+    def current_time(self) -> float:
+        self.now += 1e-6
+        return self.now
+
+    def deadline_to_sleep_time(self, deadline: float) -> float:
+        return max(0.0, deadline - self.now)
+
+
+@pytest.fixture
+def ticking_clock():
+    return TickingClock()
+
+
+class SlowToReturn(trio.abc.Stream):
+    """The server's side of a connection whose sends return only once everything else has
+    run, as a socket's can: the bot has read the UPD and answered by then."""
+
+    def __init__(self, inner: trio.abc.Stream) -> None:
+        self.inner = inner
+
+    async def send_all(self, data) -> None:
+        await self.inner.send_all(data)
+        await trio.testing.wait_all_tasks_blocked()
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.inner.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes=None) -> bytes:
+        return await self.inner.receive_some(max_bytes)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_the_move_clock_starts_before_the_upd_goes_so_no_think_is_negative(ticking_clock):
+    # The MOV is read, and its arrival stamped, before the UPD's send has returned. The
+    # move clock starts when the UPD goes, so the reply came after it: no think time is
+    # negative (it showed as "-0.00s" in the standings).
+    settings = Settings(seed=1, rules=Rules(max_plies=40))
+    result, _ = await _game(random_policy(1), random_policy(2), settings, server_side=SlowToReturn)
+    thinks = result.vampires.thinks + result.werewolves.thinks
+    assert len(thinks) == result.plies > 10
+    assert min(thinks) > 0

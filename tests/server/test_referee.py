@@ -470,25 +470,17 @@ def ticking_clock():
     return TickingClock()
 
 
-class SlowToReturn(trio.abc.Stream):
-    """The server's side of a connection whose sends return only once everything else has
+def slow_to_return(stream: trio.StapledStream) -> trio.StapledStream:
+    """``stream`` (the server's side), its sends returning only once everything else has
     run, as a socket's can: the bot has read the UPD and answered by then."""
+    deliver = stream.send_stream.send_all_hook
 
-    def __init__(self, inner: trio.abc.Stream) -> None:
-        self.inner = inner
-
-    async def send_all(self, data) -> None:
-        await self.inner.send_all(data)
+    async def deliver_then_let_all_run() -> None:
+        await deliver()
         await trio.testing.wait_all_tasks_blocked()
 
-    async def wait_send_all_might_not_block(self) -> None:
-        await self.inner.wait_send_all_might_not_block()
-
-    async def receive_some(self, max_bytes=None) -> bytes:
-        return await self.inner.receive_some(max_bytes)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
+    stream.send_stream.send_all_hook = deliver_then_let_all_run
+    return stream
 
 
 async def test_the_move_clock_starts_before_the_upd_goes_so_no_think_is_negative(ticking_clock):
@@ -496,7 +488,9 @@ async def test_the_move_clock_starts_before_the_upd_goes_so_no_think_is_negative
     # move clock starts when the UPD goes, so the reply came after it: no think time is
     # negative (it showed as "-0.00s" in the standings).
     settings = Settings(seed=1, rules=Rules(max_plies=40))
-    result, _ = await _game(random_policy(1), random_policy(2), settings, server_side=SlowToReturn)
+    result, _ = await _game(
+        random_policy(1), random_policy(2), settings, server_side=slow_to_return
+    )
     thinks = result.vampires.thinks + result.werewolves.thinks
     assert len(thinks) == result.plies > 10
     assert min(thinks) > 0

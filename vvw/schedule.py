@@ -47,8 +47,13 @@ def pairings(participants: Sequence[Player], form: str) -> list[tuple[Player, Pl
 
 
 def _pair_key(round_number: int, map_index: int, first: str, second: str) -> str:
-    """A pair of games' ``pair``; its games' keys add ``:1`` and ``:2`` (sides swapped)."""
+    """A pair of games' ``pair``: the round, the map's index and the two names."""
     return f"r{round_number}:m{map_index}:{first}:{second}"
+
+
+def _game_key(pair: str, leg: int) -> str:
+    """A game's ``key``: its pair's, then ``:1`` (first player as vampires) or ``:2``."""
+    return f"{pair}:{leg}"
 
 
 def _pairs_in_order(
@@ -71,8 +76,8 @@ def schedule(
     ):
         pair = _pair_key(round_number, map_index, first.name, second.name)
         battle_seed = derive(seed, "battle", pair)
-        for leg, (vampires, werewolves) in enumerate(((first, second), (second, first))):
-            key = f"{pair}:{leg + 1}"
+        for leg, (vampires, werewolves) in enumerate(((first, second), (second, first)), 1):
+            key = _game_key(pair, leg)
             games.append(
                 ScheduledGame(
                     key=key,
@@ -95,7 +100,7 @@ def scheduled_numbers(
     """Each game's key and its place in the schedule (:attr:`ScheduledGame.number`), from
     the plan alone: the participants' names in order, the format, the maps and rounds."""
     keys = (
-        f"{_pair_key(*pair)}:{leg}"
+        _game_key(_pair_key(*pair), leg)
         for pair in _pairs_in_order(names, form, map_count, rounds)
         for leg in (1, 2)
     )

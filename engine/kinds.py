@@ -21,6 +21,11 @@ class Kind(IntEnum):
         return self >= Kind.VAMPIRES
 
     @property
+    def wire_name(self) -> str:
+        """Its name as files, the results file and pages write it: ``vampires``, ``humans``."""
+        return self.name.lower()
+
+    @property
     def letter(self) -> str:
         """One letter for drawings and logs: ``.``, ``H``, ``V``, ``W``."""
         return ".HVW"[self]

@@ -40,7 +40,7 @@ from pathlib import Path
 import trio
 
 from engine import Rules
-from protocol.transcript import IN, Frame, Record, Skip
+from protocol.records import Command, Direction, Frame, Record, Skip
 from server.settings import Settings
 from vvw.ladder.settings import LadderMap, LadderSettings
 from vvw.ladder.store import LadderReader, LadderStore, Snapshot
@@ -122,9 +122,11 @@ def _turnarounds(records: list[Record]) -> list[float]:
     times: list[float] = []
     received: float | None = None
     for record in records:
-        if isinstance(record, Frame) and record.command == "MOV" and record.direction == IN:
+        if not isinstance(record, Frame):
+            continue
+        if record.command is Command.MOV and record.direction is Direction.IN:
             received = record.t
-        elif isinstance(record, Frame) and record.command == "UPD" and received is not None:
+        elif record.command is Command.UPD and received is not None:
             times.append(record.t - received)
             received = None
     return times

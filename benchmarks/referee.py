@@ -22,6 +22,7 @@ from engine import Kind
 from engine.mapfile import GameMap, load_map
 from engine.movegen import random_ply
 from protocol.codec import FROM_SERVER, Decoder, Mov, Nme, Upd, encode
+from protocol.records import Direction
 from protocol.session import ClientSession, Goodbye, YourTurn
 from server.lobby import admit, connected, greet
 from server.referee import play_game
@@ -53,11 +54,11 @@ class Overhead:
         self.samples: list[int] = []
         self._mov_at: int | None = None
 
-    def __call__(self, player, direction: str, message, raw: bytes) -> None:
+    def __call__(self, player, direction: Direction, message, raw: bytes) -> None:
         now = time.perf_counter_ns()
-        if direction == "in" and isinstance(message, Mov):
+        if direction is Direction.IN and isinstance(message, Mov):
             self._mov_at = now
-        elif direction == "out" and isinstance(message, Upd) and self._mov_at is not None:
+        elif direction is Direction.OUT and isinstance(message, Upd) and self._mov_at is not None:
             self.samples.append(now - self._mov_at)
             self._mov_at = None
 

@@ -29,16 +29,16 @@ from protocol.codec import (
     Set,
     encode,
 )
+from protocol.records import Direction
 from protocol.session import ClientSession, GameOver, GameStarted, SessionError, YourTurn
-from protocol.transcript import IN, OUT
 
 
 @attrs.frozen
 class Said:
-    """A complete message, with its bytes (``direction``: IN bot → server, OUT server → bot)."""
+    """A complete message, with its bytes (``direction``: which way)."""
 
     at: float
-    direction: str
+    direction: Direction
     message: Message
     raw: bytes
 
@@ -48,7 +48,7 @@ class Garbled:
     """Bytes that are not a valid message (forwarded all the same)."""
 
     at: float
-    direction: str
+    direction: Direction
     raw: bytes
     reason: str
 
@@ -84,7 +84,7 @@ class Odd:
     """A well-formed message that makes no sense where it came (our referee's view)."""
 
     at: float
-    direction: str
+    direction: Direction
     text: str
 
 
@@ -121,8 +121,8 @@ class ConnectionWatch:
         self.games = 0
         """Games begun on this connection."""
         self.session = ClientSession()
-        self._decoders = {IN: Decoder(FROM_BOT), OUT: Decoder(FROM_SERVER)}
-        self._broken: dict[str, bool] = {IN: False, OUT: False}
+        self._decoders = {Direction.IN: Decoder(FROM_BOT), Direction.OUT: Decoder(FROM_SERVER)}
+        self._broken: dict[Direction, bool] = {Direction.IN: False, Direction.OUT: False}
         self._asked: tuple[float, GameState] | None = None
         """When the pending UPD came and the board it gave (the bot owes a MOV)."""
 
@@ -130,11 +130,11 @@ class ConnectionWatch:
 
     def from_bot(self, data: bytes, at: float) -> list[Event]:
         """Bytes the bot sent (bot → server) at the moment ``at`` (seconds, any clock)."""
-        return self._feed(IN, data, at)
+        return self._feed(Direction.IN, data, at)
 
     def from_server(self, data: bytes, at: float) -> list[Event]:
         """Bytes the bot was sent (server → bot) at the moment ``at``."""
-        return self._feed(OUT, data, at)
+        return self._feed(Direction.OUT, data, at)
 
     def close(self, at: float) -> list[Event]:
         """The connection ended at ``at``: a message cut in the middle is reported."""
@@ -148,7 +148,7 @@ class ConnectionWatch:
                 events.append(Garbled(at, direction, error.data, error.reason))
         return events
 
-    def _feed(self, direction: str, data: bytes, at: float) -> list[Event]:
+    def _feed(self, direction: Direction, data: bytes, at: float) -> list[Event]:
         if self._broken[direction]:
             return [Garbled(at, direction, data, "after bytes that were no message")]
         decoder = self._decoders[direction]
@@ -170,12 +170,12 @@ class ConnectionWatch:
 
     # --- meaning --------------------------------------------------------------------------
 
-    def _message(self, direction: str, message: Message, at: float) -> list[Event]:
+    def _message(self, direction: Direction, message: Message, at: float) -> list[Event]:
         if isinstance(message, Set):
             self.species = None
             self._asked = None
         events: list[Event] = [Said(at, direction, message, encode(message))]
-        if direction == IN:
+        if direction is Direction.IN:
             if isinstance(message, Nme):
                 self.name = message.text
             elif isinstance(message, Mov):
@@ -184,7 +184,7 @@ class ConnectionWatch:
         try:
             meaning = self.session.receive(message)
         except SessionError as error:
-            return [*events, Odd(at, OUT, f"the server: {error}")]
+            return [*events, Odd(at, Direction.OUT, f"the server: {error}")]
         match meaning:
             case GameStarted(species, state):
                 self.species = species
@@ -192,7 +192,7 @@ class ConnectionWatch:
                 events.append(Began(at, species, state))
             case YourTurn(state):
                 if self._asked is not None:
-                    events.append(Odd(at, OUT, "UPD while the bot still owes a MOV"))
+                    events.append(Odd(at, Direction.OUT, "UPD while the bot still owes a MOV"))
                 self._asked = (at, state)
                 assert self.species is not None
                 events.append(Told(at, self.species, state))
@@ -203,7 +203,7 @@ class ConnectionWatch:
 
     def _played(self, message: Mov, at: float) -> Event:
         if self._asked is None:
-            return Odd(at, IN, "MOV out of turn: a server discards it")
+            return Odd(at, Direction.IN, "MOV out of turn: a server discards it")
         asked_at, state = self._asked
         self._asked = None
         moves = tuple(Move(*move) for move in message.moves)

@@ -16,6 +16,7 @@ from pathlib import Path
 import attrs
 
 from engine import GameResult, Kind, Termination
+from protocol.records import Record
 
 
 class DropReason(Enum):
@@ -86,10 +87,10 @@ class GameBegun:
 
 @attrs.frozen
 class TranscriptLine:
-    """One line (JSON text) of game ``number``'s transcript, as it is written."""
+    """One line of game ``number``'s transcript, as it is written: its typed record."""
 
     number: int
-    text: str
+    record: Record
 
 
 @attrs.frozen

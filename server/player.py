@@ -14,6 +14,7 @@ import trio
 from engine import Kind
 from engine.result import printable
 from protocol.codec import FROM_BOT, Decoder, Message, ProtocolError, encode
+from protocol.records import Direction
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +51,8 @@ class Closed:
 
 
 Event = Received | Garbled | Closed
-FrameHook = Callable[["Player", str, Message | None, bytes], None]
-"""Called for each frame: (player, "in"/"out", decoded message or None, raw bytes)."""
+FrameHook = Callable[["Player", Direction, Message | None, bytes], None]
+"""Called for each frame: (player, its direction, decoded message or None, raw bytes)."""
 
 
 class SendFailed(Exception):
@@ -129,13 +130,13 @@ class Player:
             for message in error.decoded:  # a MOV that came whole before the garbage counts
                 self._queue(message, now)
             if self.on_frame is not None:
-                self.on_frame(self, "in", None, error.data)
+                self.on_frame(self, Direction.IN, None, error.data)
             event = Garbled(error, now)
         return event
 
     def _queue(self, message: Message, now: float) -> None:
         if self.on_frame is not None:
-            self.on_frame(self, "in", message, encode(message))
+            self.on_frame(self, Direction.IN, message, encode(message))
         self.queued += 1
         self.events_in.send_nowait(Received(message, now))
 
@@ -174,7 +175,7 @@ class Player:
         frames = [encode(message) for message in messages]
         if self.on_frame is not None:
             for message, frame in zip(messages, frames, strict=True):
-                self.on_frame(self, "out", message, frame)
+                self.on_frame(self, Direction.OUT, message, frame)
         data = b"".join(frames)
         try:
             with trio.fail_after(SEND_TIMEOUT):

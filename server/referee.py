@@ -61,7 +61,7 @@ async def play_game(
         map_name=game_map.name,
     )
     if transcript is not None:
-        transcript.header(game_map.name, settings, seed)
+        transcript.header(game_map.name, game.state, settings, seed)
         for kind, player in players.items():
             transcript.player(kind, player.name, player.peer)
     # The cells of each side's last turn, in the order the next UPD lists them.
@@ -101,13 +101,13 @@ async def play_game(
             if on_abort is not None and game.result is not None:
                 on_abort(game.result)
             with trio.move_on_after(ABORT_GOODBYE):
-                await _goodbye(players, 0.0)
+                await _goodbye(players)
         raise
     result = game.result
     assert result is not None  # the loop ends when the game does
     if transcript is not None:
         transcript.result(result)
-    await _goodbye(players, settings.end_pause)
+    await _goodbye(players)
     return result
 
 
@@ -142,9 +142,7 @@ def _check_stale(player: Player) -> None:
             log.info("%s: late MOV discarded", player.label)
 
 
-async def _goodbye(players: dict[Kind, Player], pause: float) -> None:
-    if pause:
-        await trio.sleep(pause)
+async def _goodbye(players: dict[Kind, Player]) -> None:
     for message in (End(), Bye()):
         for player in players.values():
             await player.send_quietly(message)

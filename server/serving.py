@@ -89,7 +89,7 @@ class TranscriptKeeper:
             return None
         transcript = Transcript(self.folder / transcript_name(number, names))
         if self.transcripts.lines:
-            transcript.taps.append(lambda text: self.events(TranscriptLine(number, text)))
+            transcript.taps.append(lambda record: self.events(TranscriptLine(number, record)))
         return transcript
 
     def settle(self, transcript: Transcript | None, result: GameResult) -> Path | None:

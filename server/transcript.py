@@ -2,7 +2,7 @@
 
 :class:`TranscriptFile` is the file (created new, each line flushed; ``vvw proxy`` and
 ``vvw agent`` write theirs with it too). :class:`Transcript` adds what only the referee
-knows: the settings and seed in the header, each ply with the board after it and every
+knows: the settings, seed and first board in the header, each ply with the board after it and every
 random battle's drawn outcome, the :class:`GameResult`. :class:`FrameRecorder` holds a
 connection's frames until its game has a transcript (several games at once too).
 """
@@ -16,7 +16,8 @@ from typing import IO, Any
 
 from engine import Battle, BattleOutcome, GameState, Kind, Move
 from protocol.codec import Message
-from protocol.transcript import LineSink, TranscriptWriter
+from protocol.records import Direction, Record, Source
+from protocol.transcript import RecordSink, TranscriptWriter, encode
 from server.settings import Settings
 
 
@@ -35,25 +36,25 @@ class TranscriptFile:
     """A new file of transcript lines at ``path`` (created with its folder), or next to it.
 
     An existing file is never overwritten: a name already taken gets ``-2``, ``-3``… Each
-    line is flushed as it is written (a game can be followed while it is written; nothing
-    is lost on Ctrl-C), then given to the :attr:`taps`. Lines written after :meth:`close`
-    are dropped.
+    record is written as its line, flushed (a game can be followed while it is written;
+    nothing is lost on Ctrl-C), then given to the :attr:`taps`. Records written after
+    :meth:`close` are dropped.
     """
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path, file = _create_new(path)
         self._file: IO[str] | None = file
-        self.taps: list[LineSink] = []
-        """Functions given each line's JSON text as it is written (the live view)."""
+        self.taps: list[RecordSink] = []
+        """Functions given each record as it is written (the live view)."""
 
-    def write_line(self, text: str) -> None:
+    def write(self, record: Record) -> None:
         if self._file is None:
             return
-        self._file.write(text + "\n")
+        self._file.write(encode(record) + "\n")
         self._file.flush()
         for tap in self.taps:
-            tap(text)
+            tap(record)
 
     def close(self) -> None:
         if self._file is not None:
@@ -66,7 +67,7 @@ class Transcript(TranscriptWriter):
 
     def __init__(self, path: Path) -> None:
         self.file = TranscriptFile(path)
-        super().__init__(self.file.write_line, time.monotonic)
+        super().__init__(self.file.write, time.monotonic)
         self.early_frames: list[tuple] = []
         """Frames from before the game, ``(side, time, dir, message, raw)``: written after
         the header."""
@@ -76,11 +77,13 @@ class Transcript(TranscriptWriter):
         return self.file.path
 
     @property
-    def taps(self) -> list[LineSink]:
+    def taps(self) -> list[RecordSink]:
         return self.file.taps
 
-    def header(self, map_name: str, settings: Settings, seed: int) -> None:
-        self.write_header("server", map_name=map_name, seed=seed, settings=settings)
+    def header(self, map_name: str, start: GameState, settings: Settings, seed: int) -> None:
+        self.write_header(
+            Source.SERVER, map_name=map_name, seed=seed, start=start, settings=settings
+        )
         for species, at, direction, message, raw in self.early_frames:
             self.frame(species, direction, message, raw, at)
         self.early_frames.clear()
@@ -132,7 +135,9 @@ class FrameRecorder:
         self._games: weakref.WeakKeyDictionary[Any, Transcript] = weakref.WeakKeyDictionary()
         self._waiting: weakref.WeakKeyDictionary[Any, list[tuple]] = weakref.WeakKeyDictionary()
 
-    def __call__(self, player: Any, direction: str, message: Message | None, raw: bytes) -> None:
+    def __call__(
+        self, player: Any, direction: Direction, message: Message | None, raw: bytes
+    ) -> None:
         transcript = self._games.get(player)
         if transcript is not None and player.species is not None:
             transcript.frame(player.species, direction, message, raw)

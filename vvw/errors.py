@@ -12,7 +12,7 @@ import signal
 from collections.abc import Iterator
 
 from engine.mapfile import MapFileError
-from protocol.transcript import TranscriptError
+from protocol.reading import TranscriptError
 from vvw.results import ResultsFileError
 
 BROKEN_PIPE = 128 + signal.SIGPIPE

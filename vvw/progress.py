@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engine import Kind
-from protocol.transcript import Ply, Skip, TranscriptError, parse_line
+from protocol.records import Ply, Record, Skip
 from server.events import EventSink, GameBegun, ServerEvent, TranscriptLine
 from vvw.results import GameLine
 from vvw.standings import Standings
@@ -34,7 +34,7 @@ def describe_game(game: GameLine) -> str:
         outcome = f"draw by {game.termination.value}"
     else:
         winner = game.side(game.winner)
-        side = game.winner.name.lower()
+        side = game.winner.wire_name
         outcome = f"{winner.name} ({side}) wins by {game.termination.value}"
     line = f"{game.key} on {game.map}: {names}: {outcome} after {plies(game.plies)}"
     if game.abnormal:
@@ -164,32 +164,25 @@ class GameProgress(_LiveFooter):
         line on; ``None`` outside a terminal (no transcript lines need reading then)."""
         if self.live is None:
             return None
-        read = 0
 
         def hear(event: ServerEvent) -> None:
-            nonlocal read
             if isinstance(event, GameBegun):
                 self._show(f"{title}: starting")
             elif isinstance(event, TranscriptLine):
-                read += 1
-                self._follow(title, event.text, read)
+                self._follow(title, event.record)
 
         return hear
 
-    def _follow(self, title: str, text: str, number: int) -> None:
-        """Line ``number`` of the game's transcript: after a ply or a skipped turn, the line
+    def _follow(self, title: str, record: Record) -> None:
+        """The game's transcript's next record: after a ply or a skipped turn, the line
         shows it (and the creatures on the board)."""
-        try:
-            record = parse_line(text, number)
-        except TranscriptError:
-            return
         if isinstance(record, Skip):
             self._show(f"{title}: ply {record.ply_number} of {self.ply_limit}")
         elif isinstance(record, Ply) and record.board is not None:
             counts = {kind: 0 for kind in (Kind.VAMPIRES, Kind.WEREWOLVES, Kind.HUMANS)}
             for _, _, kind, count in record.board:
                 counts[kind] += count
-            sides = ", ".join(f"{kind.name.lower()} {n}" for kind, n in counts.items())
+            sides = ", ".join(f"{kind.wire_name} {n}" for kind, n in counts.items())
             self._show(f"{title}: ply {record.ply_number} of {self.ply_limit}, {sides}")
 
     def _show(self, text: str) -> None:

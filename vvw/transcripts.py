@@ -13,7 +13,8 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from protocol.transcript import Record, TranscriptError, TranscriptReader, game_over
+from protocol.reading import TranscriptError, TranscriptReader, game_over
+from protocol.records import Record
 
 CHUNK = 65536
 """Bytes read at a time."""

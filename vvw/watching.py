@@ -17,32 +17,33 @@ import trio
 
 from engine import Kind
 from protocol.codec import Message, Nme, Set
-from protocol.transcript import IN, OUT, LineSink, TranscriptWriter
+from protocol.records import Direction, Source
+from protocol.transcript import RecordSink, TranscriptWriter
 from protocol.watch import Began, ConnectionWatch, Event, Garbled, Odd, Played, Said
 from server.transcript import TranscriptFile
 
-_Waiting = tuple[float, str, Message | None, bytes, str | None]
-"""A frame (``at, direction, message, raw, None``) or a note (``at, "", None, b"", text``)."""
+_Waiting = tuple[float, Direction | None, Message | None, bytes, str | None]
+"""A frame (``at, direction, message, raw, None``) or a note (``at, None, None, b"", text``)."""
 
 
 class WatchTranscripts:
     """The transcripts of one watched connection, in ``folder``.
 
-    ``source`` is the header's (``proxy``, ``agent``); ``peer`` the server's address,
+    ``source`` is the header's (a proxy's, an agent's); ``peer`` the server's address,
     ``player_peer`` the bot's (when known); the connection's games are numbered from
     ``first_game``. ``on_game`` (the live view) is called as each game's transcript starts,
-    with the bot's name and species, and returns a function given each of its lines.
+    with the bot's name and species, and returns a function given each of its records.
     """
 
     def __init__(
         self,
         folder: Path,
-        source: str,
+        source: Source,
         *,
         peer: str | None = None,
         player_peer: str | None = None,
         first_game: int = 1,
-        on_game: Callable[[str, Kind], LineSink] | None = None,
+        on_game: Callable[[str, Kind], RecordSink] | None = None,
     ) -> None:
         self.folder = folder
         self.source = source
@@ -70,14 +71,14 @@ class WatchTranscripts:
         for event in events:
             match event:
                 case Said(at, direction, message, raw):
-                    if isinstance(message, Nme) and direction == IN:
+                    if isinstance(message, Nme) and direction is Direction.IN:
                         self._name = message.text
-                    elif isinstance(message, Set) and direction == OUT:
+                    elif isinstance(message, Set) and direction is Direction.OUT:
                         self._end_game()
                         self._set, self._species = message, None
                     self._frame(at, direction, message, raw)
                 case Garbled(at, direction, raw, reason):
-                    who = "the bot" if direction == IN else "the server"
+                    who = "the bot" if direction is Direction.IN else "the server"
                     self._frame(at, direction, None, raw)
                     self._note(at, f"bytes from {who} that are no message: {reason}")
                 case Odd(at, _, text):
@@ -118,14 +119,16 @@ class WatchTranscripts:
         self._waiting, waiting = [], self._waiting
         self._write_waiting(writer, waiting, species)
 
-    def _open(self, what: str, start: float, tap: LineSink | None = None) -> TranscriptWriter:
+    def _open(self, what: str, start: float, tap: RecordSink | None = None) -> TranscriptWriter:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         name = "".join(c if c.isalnum() or c in "-_" else "_" for c in self._name)[:40] or "bot"
-        self._file = TranscriptFile(self.folder / f"{stamp}-{self.source}-{name}-{what}.jsonl")
+        self._file = TranscriptFile(
+            self.folder / f"{stamp}-{self.source.value}-{name}-{what}.jsonl"
+        )
         if tap is not None:
             self._file.taps.append(tap)
         self.paths.append(self._file.path)
-        self._writer = TranscriptWriter(self._file.write_line, time.monotonic, start=start)
+        self._writer = TranscriptWriter(self._file.write, time.monotonic, start=start)
         size = self._set
         self._writer.write_header(
             self.source,
@@ -141,7 +144,7 @@ class WatchTranscripts:
             self._file.close()
         self._file = self._writer = None
 
-    def _frame(self, at: float, direction: str, message: Message | None, raw: bytes) -> None:
+    def _frame(self, at: float, direction: Direction, message: Message | None, raw: bytes) -> None:
         if self._writer is not None:
             self._writer.frame(self._species, direction, message, raw, at)
         else:
@@ -151,7 +154,7 @@ class WatchTranscripts:
         if self._writer is not None:
             self._writer.note(self._species, text, at)
         else:
-            self._waiting.append((at, "", None, b"", text))
+            self._waiting.append((at, None, None, b"", text))
 
     @staticmethod
     def _write_waiting(
@@ -160,7 +163,7 @@ class WatchTranscripts:
         for at, direction, message, raw, note in waiting:
             if note is not None:
                 writer.note(side, note, at)
-            else:
+            elif direction is not None:
                 writer.frame(side, direction, message, raw, at)
 
 
@@ -196,7 +199,7 @@ def recording(folder: Path, peer: str) -> Callable[[trio.abc.Stream, int], trio.
     the bot saw it, to ``folder`` (``vvw agent --transcript``)."""
 
     def wrap(stream: trio.abc.Stream, played: int) -> trio.abc.Stream:
-        transcripts = WatchTranscripts(folder, "agent", peer=peer, first_game=played + 1)
+        transcripts = WatchTranscripts(folder, Source.AGENT, peer=peer, first_game=played + 1)
         return RecordedStream(stream, transcripts)
 
     return wrap

@@ -3,6 +3,7 @@ plies judged as our referee would, think times; sans I/O, so fed with made-up mo
 
 from engine import Kind, Move, Rule
 from protocol.codec import End, Mov, Nme, encode
+from protocol.records import Direction
 from protocol.watch import Began, ConnectionWatch, Ended, Garbled, Odd, Played, Said, Told
 from tests.helpers.course import (
     GREETING_VAMPIRES,
@@ -31,7 +32,7 @@ def test_the_course_game_is_judged_as_our_referee_would():
     assert len([e for e in events if isinstance(e, Told)]) == 3
     assert isinstance(events[-1], Ended)
     said = [e for e in events if isinstance(e, Said)]
-    assert b"".join(e.raw for e in said if e.direction == "out") == (
+    assert b"".join(e.raw for e in said if e.direction is Direction.OUT) == (
         GREETING_VAMPIRES
         + MAP_BYTES
         + b"".join(bytes.fromhex(u) for u in UPD_VAMPIRES)

@@ -11,7 +11,7 @@ from agents.client import play
 from agents.registry import make_agent
 from engine import GameResult, Kind, PlayerRecord, Rules, Termination
 from protocol.codec import Bye, Map, Nme, Upd, encode
-from protocol.transcript import Frame
+from protocol.records import Command, Frame
 from server.lobby import MAX_PENDING
 from server.player import MAX_QUEUED
 from server.settings import Settings
@@ -49,7 +49,7 @@ async def test_a_forged_name_is_printed_escaped_and_kept_exactly(tmp_path, caplo
     assert all(_clean(record.getMessage()) for record in caplog.records)
     (transcript,) = tmp_path.glob("*.jsonl")
     records = read_transcript(transcript)
-    nme = next(r for r in records if isinstance(r, Frame) and r.command == "NME")
+    nme = next(r for r in records if isinstance(r, Frame) and r.command is Command.NME)
     assert nme.raw == encode(Nme(FORGER))  # the transcript keeps the exact bytes
     shown = render(records)
     assert all(_clean(text) for text in shown)

@@ -11,19 +11,21 @@ import pytest
 
 from engine import GameResult, GameState, Kind, Move, PlayerRecord, Termination, apply_ply
 from protocol.codec import End, Mov, Nme, Set, encode
-from protocol.transcript import Ply
+from protocol.records import Direction, Ply
 from server.settings import Settings
 from server.transcript import Transcript
 from vvw.cli import main
 from vvw.commands.log import render
 
+TINY = GameState.from_cells(2, 3, {(0, 0): (Kind.VAMPIRES, 4), (2, 1): (Kind.WEREWOLVES, 4)})
+
 
 def _write(path: Path) -> None:
     transcript = Transcript(path)
-    transcript.header("tiny.xml", Settings(), seed=7)
+    transcript.header("tiny.xml", TINY, Settings(), seed=7)
     transcript.player(Kind.VAMPIRES, "alice", "127.0.0.1:1")
-    transcript.frame(Kind.VAMPIRES, "in", Nme(b"alice"), encode(Nme(b"alice")))
-    transcript.frame(Kind.WEREWOLVES, "out", End(), encode(End()))
+    transcript.frame(Kind.VAMPIRES, Direction.IN, Nme(b"alice"), encode(Nme(b"alice")))
+    transcript.frame(Kind.WEREWOLVES, Direction.OUT, End(), encode(End()))
     transcript.skip(Kind.WEREWOLVES, 1)
     _write_result(transcript)
     transcript.close()
@@ -78,9 +80,9 @@ def test_log_show_into_a_pipe_closed_early_ends_quietly(tmp_path):
     # `vvw log show FILE | head`: head leaves, the next write breaks the pipe.
     path = tmp_path / "long.jsonl"
     transcript = Transcript(path)
-    transcript.header("tiny.xml", Settings(), seed=7)
+    transcript.header("tiny.xml", TINY, Settings(), seed=7)
     for _ in range(5000):
-        transcript.frame(Kind.VAMPIRES, "in", Nme(b"alice"), encode(Nme(b"alice")))
+        transcript.frame(Kind.VAMPIRES, Direction.IN, Nme(b"alice"), encode(Nme(b"alice")))
     transcript.close()
     reader = subprocess.Popen(
         [sys.executable, "-m", "vvw.cli", "log", "show", str(path)],
@@ -98,12 +100,12 @@ def test_log_show_into_a_pipe_closed_early_ends_quietly(tmp_path):
 def _game_with_a_ply(path: Path) -> None:
     state = GameState.from_cells(2, 3, {(0, 0): (Kind.VAMPIRES, 12), (2, 1): (Kind.HUMANS, 3)})
     transcript = Transcript(path)
-    transcript.header("tiny.xml", Settings(), seed=7)
+    transcript.header("tiny.xml", state, Settings(), seed=7)
     for side in (Kind.VAMPIRES, Kind.WEREWOLVES):
-        transcript.frame(side, "out", Set(2, 3), encode(Set(2, 3)))
+        transcript.frame(side, Direction.OUT, Set(2, 3), encode(Set(2, 3)))
     ply = (Move(0, 0, 12, 1, 1),)
     message = Mov(((0, 0, 12, 1, 1),))
-    transcript.frame(Kind.VAMPIRES, "in", message, encode(message))
+    transcript.frame(Kind.VAMPIRES, Direction.IN, message, encode(message))
     transcript.ply(Kind.VAMPIRES, ply, apply_ply(state, ply, random.Random(1)).state, [])
     transcript.close()
 
@@ -146,7 +148,7 @@ def test_log_show_of_a_file_that_is_not_a_transcript_is_one_line_exit_2(tmp_path
 def test_log_show_follow_prints_lines_as_they_are_written_until_the_result(tmp_path):
     path = tmp_path / "game.jsonl"
     transcript = Transcript(path)
-    transcript.header("tiny.xml", Settings(), seed=7)
+    transcript.header("tiny.xml", TINY, Settings(), seed=7)
     reader = subprocess.Popen(
         [sys.executable, "-m", "vvw.cli", "log", "show", "--follow", str(path)],
         stdout=subprocess.PIPE,

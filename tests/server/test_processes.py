@@ -11,7 +11,7 @@ import trio
 from engine import Kind, Rules, Termination, apply_ply
 from protocol.cells import ply_cells, update_cells
 from protocol.codec import FROM_SERVER, Decoder, Upd
-from protocol.transcript import Frame, Ply, Result
+from protocol.records import Command, Frame, Ply, Result
 from server.settings import Settings
 from tests.helpers.maps import load
 from vvw.participants import Participant
@@ -113,7 +113,7 @@ async def test_cancelled_mid_game_says_goodbye_records_aborted_and_ends_the_bots
     assert _gone(int(pid))
     (transcript,) = (tmp_path / "t").glob("*.jsonl")
     result = [line for line in read_transcript(transcript) if isinstance(line, Result)]
-    assert [(r.termination, r.winner) for r in result] == [("aborted", None)]
+    assert [(r.termination, r.winner) for r in result] == [(Termination.ABORTED, None)]
     assert result[0].detail == "the server was stopped"
 
 
@@ -141,10 +141,10 @@ async def test_real_bot_processes_every_upd_is_the_engines(tmp_path):
     (transcript,) = (tmp_path / "t").glob("*.jsonl")
     lines = read_transcript(transcript)
     sent = {
-        side.name.lower(): [
+        side.wire_name: [
             Decoder(FROM_SERVER).feed(f.raw)[0]
             for f in lines
-            if isinstance(f, Frame) and f.side == side and f.command == "UPD"
+            if isinstance(f, Frame) and f.side == side and f.command is Command.UPD
         ]
         for side in (Kind.VAMPIRES, Kind.WEREWOLVES)
     }
@@ -156,11 +156,11 @@ async def test_real_bot_processes_every_upd_is_the_engines(tmp_path):
         mover = state.to_move
         state = apply_ply(state, moves, rng, check=False).state
         last[mover] = ply_cells(moves)
-        side = state.to_move.name.lower()
+        side = state.to_move.wire_name
         expected[side].append(
             Upd(update_cells(state, (last[Kind.VAMPIRES], last[Kind.WEREWOLVES])))
         )
-    expected[state.to_move.name.lower()].pop()  # the game is over: no UPD after the last ply
+    expected[state.to_move.wire_name].pop()  # the game is over: no UPD after the last ply
     assert len(plies) == result.plies > 0
     assert sent == expected
     assert (state.total(Kind.VAMPIRES), state.total(Kind.WEREWOLVES)) == (

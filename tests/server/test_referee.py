@@ -15,7 +15,8 @@ from engine import Kind, Move, OnTimeout, Rules, Termination, apply_ply
 from engine.mapfile import GameMap
 from protocol.cells import ply_cells, update_cells
 from protocol.codec import Bye, End, Upd, encode
-from protocol.transcript import VERSION, Frame, Header, Ply, Result
+from protocol.records import Command, Direction, Frame, Header, Ply, Result
+from protocol.transcript import VERSION
 from server.lobby import admit, connected, greet
 from server.referee import play_game
 from server.settings import Settings
@@ -393,14 +394,15 @@ async def test_transcript_holds_every_frame_each_ply_and_the_result(tmp_path):
     transcript.close()
     lines = read_transcript(tmp_path / "game.jsonl")
     assert isinstance(lines[0], Header) and lines[0].seed == 1 and lines[0].version == VERSION
+    assert lines[0].start == MAP.initial_state() and lines[0].rules == settings.rules
     frames = [line for line in lines if isinstance(line, Frame)]
     for side, bot in ((V, bots[0]), (W, bots[1])):
-        out = [f for f in frames if f.side == side and f.direction == "out"]
-        into = [f for f in frames if f.side == side and f.direction == "in"]
+        out = [f for f in frames if f.side == side and f.direction is Direction.OUT]
+        into = [f for f in frames if f.side == side and f.direction is Direction.IN]
         assert b"".join(f.raw for f in out) == b"".join(encode(m) for m in bot.received)
-        assert [f.command for f in out][:4] == ["SET", "HUM", "HME", "MAP"]
-        assert into[0].command == "NME" and into[0].raw == b"NME\x04" + bot.name
-        assert [f.command for f in into[1:]] == ["MOV"] * len(into[1:])
+        assert [f.command for f in out][:4] == [Command.SET, Command.HUM, Command.HME, Command.MAP]
+        assert into[0].command is Command.NME and into[0].raw == b"NME\x04" + bot.name
+        assert [f.command for f in into[1:]] == [Command.MOV] * len(into[1:])
     assert [f.t for f in frames] == sorted(f.t for f in frames)
     plies = [line for line in lines if isinstance(line, Ply)]
     assert [p.ply_number for p in plies] == [1, 2, 3]
@@ -409,12 +411,12 @@ async def test_transcript_holds_every_frame_each_ply_and_the_result(tmp_path):
     *_, last_ply, final, end_v, end_w, bye_v, bye_w = lines
     assert isinstance(last_ply, Ply) and isinstance(final, Result)
     assert [(f.side, f.command) for f in (end_v, end_w, bye_v, bye_w)] == [  # type: ignore[union-attr]
-        (V, "END"),
-        (W, "END"),
-        (V, "BYE"),
-        (W, "BYE"),
+        (V, Command.END),
+        (W, Command.END),
+        (V, Command.BYE),
+        (W, Command.BYE),
     ]
-    assert (final.termination, final.plies, final.winner) == ("ply limit", 3, None)
+    assert (final.termination, final.plies, final.winner) == (Termination.PLY_LIMIT, 3, None)
     assert result.plies == 3
 
 
@@ -441,10 +443,11 @@ async def test_one_recorder_writes_games_played_side_by_side_each_to_its_own_tra
     for game, transcript in transcripts.items():
         transcript.close()
         frames = [r for r in read_transcript(transcript.path) if isinstance(r, Frame)]
-        nmes = {f.side: f.raw for f in frames if f.command == "NME"}
+        nmes = {f.side: f.raw for f in frames if f.command is Command.NME}
         assert nmes == {V: b"NME\x04" + names[game][0], W: b"NME\x04" + names[game][1]}
-        assert [f.command for f in frames].count("MOV") == 6
-        assert [f.command for f in frames][-4:] == ["END", "END", "BYE", "BYE"]
+        assert [f.command for f in frames].count(Command.MOV) == 6
+        end, bye = Command.END, Command.BYE
+        assert [f.command for f in frames][-4:] == [end, end, bye, bye]
 
 
 class TickingClock(trio.abc.Clock):

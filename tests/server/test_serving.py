@@ -26,7 +26,7 @@ def test_transcript_name_has_date_number_and_safe_names():
 
 def test_a_transcript_never_replaces_another(tmp_path):
     first = Transcript(tmp_path / "game.jsonl")
-    first.write("note", text="first")
+    first.note(None, "first")
     second = Transcript(tmp_path / "game.jsonl")
     third = Transcript(tmp_path / "game.jsonl")
     for transcript in (first, second, third):

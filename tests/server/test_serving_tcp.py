@@ -4,7 +4,7 @@ import trio
 
 from engine import Kind, Termination
 from protocol.codec import Bye, End, Map, Nme, Upd, encode
-from protocol.transcript import Frame, Header, Ply, Result
+from protocol.records import Command, Direction, Frame, Header, Ply, Result
 from tests.helpers.serving import Manual, Seats, fake_bot, start_server
 from vvw.transcripts import read_transcript
 
@@ -67,14 +67,15 @@ async def test_lobby_misfits_refusal_and_two_games_with_reconnecting_bots(tmp_pa
     assert "game001-vamp-wolf" in kept.name
     lines = read_transcript(kept)
     frames = [
-        (f.side.name.lower(), f.direction, f.command)
+        (f.side, f.direction, f.command)
         for f in lines
         if isinstance(f, Frame) and f.side is not None
     ]
-    assert frames[:2] == [("vampires", "in", "NME"), ("vampires", "out", "SET")]
-    assert ("werewolves", "in", "NME") in frames and ("vampires", "in", "MOV") in frames
+    V, W, IN, OUT = Kind.VAMPIRES, Kind.WEREWOLVES, Direction.IN, Direction.OUT
+    assert frames[:2] == [(V, IN, Command.NME), (V, OUT, Command.SET)]
+    assert (W, IN, Command.NME) in frames and (V, IN, Command.MOV) in frames
     result = lines[-5]
-    assert isinstance(result, Result) and result.termination == "illegal ply"
+    assert isinstance(result, Result) and result.termination is Termination.ILLEGAL_PLY
 
 
 async def _normal_game(folder, keep: bool):

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from engine import Termination
 from protocol.codec import FROM_SERVER, Bye, Decoder, End, Map, Nme, Upd, encode
-from protocol.transcript import Result
+from protocol.records import Result
 from vvw.transcripts import read_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,7 +101,7 @@ def test_serve_stopped_by_a_signal_aborts_the_game_says_goodbye_and_writes_it_do
         first = out.splitlines()[0]
         assert first == f"aborted after 0 plies: the server was stopped | transcript {transcript}"
         (result,) = [r for r in read_transcript(transcript) if isinstance(r, Result)]
-        assert (result.termination, result.winner) == ("aborted", None)
+        assert (result.termination, result.winner) == (Termination.ABORTED, None)
     else:
         assert out.splitlines() == ["no game finished"]
 
@@ -161,4 +162,4 @@ def test_match_stopped_by_a_signal_aborts_the_game_and_ends_the_bots(tmp_path, s
     assert _gone(pid)
     (transcript,) = (tmp_path / "t").glob("*.jsonl")
     (result,) = [r for r in read_transcript(transcript) if isinstance(r, Result)]
-    assert result.termination == "aborted"
+    assert result.termination is Termination.ABORTED

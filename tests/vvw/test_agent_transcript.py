@@ -8,7 +8,7 @@ import trio
 from agents.client import play
 from agents.random_bot import RandomAgent
 from engine import Rules
-from protocol.transcript import Frame, Header, Player, Ply
+from protocol.records import Direction, Frame, Header, Player, Ply, Source
 from server.serving import Transcripts, serve
 from server.settings import Settings
 from tests.helpers.maps import load
@@ -51,17 +51,17 @@ async def test_each_game_of_an_agent_leaves_a_transcript_of_its_own_side(tmp_pat
     servers = sorted((tmp_path / "server").glob("*.jsonl"))
     for own, server in zip(mine, servers, strict=True):
         records = read_transcript(own)
-        assert isinstance(records[0], Header) and records[0].source == "agent"
+        assert isinstance(records[0], Header) and records[0].source is Source.AGENT
         (player,) = [r for r in records if isinstance(r, Player)]
         assert player.name == "mine"
         plies = [r for r in records if isinstance(r, Ply)]
         assert plies and all(p.violation is None and p.think is not None for p in plies)
-        for direction in ("in", "out"):
-            ours = [r.raw for r in records if isinstance(r, Frame) and r.direction == direction]
+        for direction in Direction:
+            ours = [r.raw for r in records if isinstance(r, Frame) and r.direction is direction]
             theirs = [
                 r.raw
                 for r in read_transcript(server)
-                if isinstance(r, Frame) and r.side == player.side and r.direction == direction
+                if isinstance(r, Frame) and r.side == player.side and r.direction is direction
             ]
             # After its last game's END the bot stops reading: the BYE may go unseen.
             assert b"".join(theirs) in (b"".join(ours), b"".join(ours) + b"BYE")

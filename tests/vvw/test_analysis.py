@@ -13,7 +13,7 @@ from agents.expectiminimax import ExpectiminimaxAgent
 from agents.random_bot import RandomAgent
 from engine import VAMPIRES, WEREWOLVES, GameState, Move, Rules, Turn, battle_outcomes
 from engine.kinds import HUMANS
-from protocol.transcript import Ply as PlyRecord
+from protocol.records import Ply as PlyRecord
 from server.serving import serve
 from server.settings import Settings as ServerSettings
 from tests.helpers.boards import board
@@ -154,7 +154,7 @@ def test_the_analysis_file_keeps_each_side_s_figures_as_computed_for_the_page_to
     written = analysis.to_json()["sides"]
     for side in (VAMPIRES, WEREWOLVES):
         summary = analysis.summary(side)
-        figures = written[side.name.lower()]
+        figures = written[side.wire_name]
         assert (figures["accuracy"], figures["luck"], figures["play"]) == (
             summary.accuracy,
             summary.luck,

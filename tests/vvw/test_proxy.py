@@ -9,7 +9,7 @@ from pathlib import Path
 import trio
 
 from engine import Kind, Rules, Termination
-from protocol.transcript import IN, OUT, Frame, Header, Player, Ply
+from protocol.records import Direction, Frame, Header, Player, Ply, Source
 from server.events import GameEnded, Seated
 from server.serving import Transcripts, serve
 from server.settings import Settings
@@ -87,11 +87,11 @@ async def test_the_proxy_changes_no_byte_both_transcripts_are_equal(tmp_path):
     for path in proxy_files:
         records = read_transcript(path)
         header = records[0]
-        assert isinstance(header, Header) and header.source == "proxy"
+        assert isinstance(header, Header) and header.source is Source.PROXY
         (player,) = [r for r in records if isinstance(r, Player)]
         assert player.side is not None
         proxy = _bytes_by_side(path)
-        for direction in (IN, OUT):
+        for direction in (Direction.IN, Direction.OUT):
             seen[(player.side, direction)] = proxy[(player.side, direction)]
         plies = [r for r in records if isinstance(r, Ply)]
         assert plies and all(p.violation is None and p.think is not None for p in plies)

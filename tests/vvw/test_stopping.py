@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from engine import Kind
+from engine import GameState, Kind
 from server.settings import Settings
 from server.transcript import Transcript
 from tests.helpers.processes import processes_mentioning
 from vvw.bots import bot_command
+
+TINY = GameState.from_cells(2, 3, {(0, 0): (Kind.VAMPIRES, 4), (2, 1): (Kind.WEREWOLVES, 4)})
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "tests" / "server" / "bots" / "bot.py"
@@ -149,7 +151,7 @@ def check_bot(tmp_path: Path, _: socket.socket) -> Command:
 def log_follow(tmp_path: Path, _: socket.socket) -> Command:
     path = tmp_path / "game.jsonl"
     transcript = Transcript(path)
-    transcript.header("tiny.xml", Settings(), seed=7)
+    transcript.header("tiny.xml", TINY, Settings(), seed=7)
     transcript.player(Kind.VAMPIRES, "alice", "127.0.0.1:1")
     command = Command(["log", "show", "--follow", str(path)], tmp_path)
     assert command.line("stdout").startswith("game on tiny.xml")

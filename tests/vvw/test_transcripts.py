@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from engine import Kind
-from protocol.transcript import Header, Record, Skip, TranscriptError
+from engine import GameState, Kind
+from protocol.reading import TranscriptError
+from protocol.records import Header, Record, Skip
 from server.settings import Settings
 from server.transcript import Transcript
 from vvw.transcripts import follow_transcript, read_transcript
+
+TINY = GameState.from_cells(2, 3, {(0, 0): (Kind.VAMPIRES, 4), (2, 1): (Kind.WEREWOLVES, 4)})
 
 WAIT = 30.0
 """Seconds a test waits for the follower's thread before calling it stuck (never reached
@@ -41,7 +44,7 @@ class Follower:
 
 def _started(path: Path) -> Transcript:
     transcript = Transcript(path)
-    transcript.header("tiny.xml", Settings(), seed=7)
+    transcript.header("tiny.xml", TINY, Settings(), seed=7)
     return transcript
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import trio
 
-from engine import Rules
+from engine import Rules, Termination
 from engine.mapfile import GameMap, load_map
-from protocol.transcript import Frame, Ply, Result
+from protocol.records import Frame, Header, Ply, Record, Result, Source
 from server.events import Seated, fan_out
 from server.serving import Transcripts, serve
 from server.settings import Settings
@@ -185,7 +185,8 @@ def test_each_ply_carries_its_think_time_from_the_upd_sent_to_the_mov_received(
 def test_an_illegal_ply_ends_the_game_with_the_turn_refused_and_the_rule_broken(tmp_path):
     path = faulty_game(tmp_path, ILLEGAL)
     result = view_events(read_transcript(path))[-1]
-    assert result["termination"] == "illegal ply" and result["loser"] == "werewolves"
+    assert result["termination"] == Termination.ILLEGAL_PLY.value
+    assert result["loser"] == "werewolves"
     assert "rule 3" in result["detail"]
     refused = result["refused"]
     assert refused["side"] == "werewolves" and refused["moves"] == [[0, 0, 99, 1, 1]]
@@ -197,7 +198,8 @@ def test_a_protocol_error_ends_the_game_with_the_bytes_received(tmp_path) -> Non
     records = read_transcript(path)
     [garbled] = [r for r in records if isinstance(r, Frame) and r.command is None]
     result = view_events(records)[-1]
-    assert result["termination"] == "protocol error" and result["loser"] == "werewolves"
+    assert result["termination"] == Termination.PROTOCOL_ERROR.value
+    assert result["loser"] == "werewolves"
     refused = result["refused"]
     assert refused["side"] == "werewolves" and refused["moves"] == []
     assert refused["received"] == [
@@ -265,15 +267,16 @@ def test_a_bot_name_cannot_break_out_of_the_page() -> None:
     assert _embedded(html)["events"][0]["names"]["vampires"] == name
 
 
-def _lines(transcript: Path) -> list[str]:
-    return transcript.read_text(encoding="utf-8").splitlines()
+def _lines(transcript: Path) -> list[Record]:
+    """The transcript's records, as a running game gives them to the live view."""
+    return read_transcript(transcript)
 
 
 async def test_a_viewer_joining_mid_game_sees_the_game_so_far_then_follows(transcript) -> None:
     hub = LiveHub()
     lines = _lines(transcript)
     half = len(lines) // 2
-    sink = hub.line_sink("1", "game 1")
+    sink = hub.record_sink("1", "game 1")
     for line in lines[:half]:
         sink(line)
     snapshot, viewer = hub.subscribe(None)
@@ -297,11 +300,12 @@ async def test_a_viewer_joining_mid_game_sees_the_game_so_far_then_follows(trans
 
 async def test_a_viewer_that_does_not_read_is_dropped_and_never_blocks_the_game() -> None:
     hub = LiveHub()
-    sink = hub.line_sink("1", "game 1")
+    sink = hub.record_sink("1", "game 1")
     snapshot, slow = hub.subscribe("1")
     for number in range(QUEUE + 10):  # each a game-list change: one event per viewer
-        hub.line_sink(str(number + 2), f"game {number + 2}")
-    sink('{"type": "header", "t": 0}')  # publishing goes on without waiting for anyone
+        hub.record_sink(str(number + 2), f"game {number + 2}")
+    header = Header(0.0, 1, Source.SERVER, None, None, None, None, {}, None)
+    sink(header)  # publishing goes on without waiting for anyone
     received = 0
     with pytest.raises(trio.EndOfChannel):
         while True:
@@ -353,7 +357,7 @@ async def _get(port: int, target: str, until: bytes) -> bytes:
 
 async def test_the_live_view_serves_the_page_the_event_stream_and_the_game_list(transcript):
     hub = LiveHub()
-    sink = hub.line_sink("1", "game 1")
+    sink = hub.record_sink("1", "game 1")
     for line in _lines(transcript):
         sink(line)
     async with trio.open_nursery() as nursery:
@@ -408,14 +412,14 @@ async def test_the_proxy_shows_each_game_it_relays_in_the_live_view(tmp_path) ->
 
 def test_a_tournament_lists_its_games_in_the_live_view(tmp_path, monkeypatch) -> None:
     opened: list[tuple[str, str]] = []
-    line_sink = LiveHub.line_sink
+    record_sink = LiveHub.record_sink
 
     def spy(hub: LiveHub, game_id: str, label: str, names=None):
         opened.append((game_id, label))
         assert hub.tournament
-        return line_sink(hub, game_id, label, names)
+        return record_sink(hub, game_id, label, names)
 
-    monkeypatch.setattr(LiveHub, "line_sink", spy)
+    monkeypatch.setattr(LiveHub, "record_sink", spy)
     monkeypatch.chdir(tmp_path)
     code = main(
         [
@@ -441,10 +445,10 @@ def test_a_hub_that_keeps_a_few_games_forgets_the_oldest_finished_ones(transcrip
     hub = LiveHub(keep=2)
     lines = _lines(transcript)
     for number in range(1, 5):
-        sink = hub.line_sink(str(number), f"game {number}")
+        sink = hub.record_sink(str(number), f"game {number}")
         for line in lines if number != 2 else lines[:5]:  # game 2 is still being played
             sink(line)
-    hub.line_sink("5", "game 5")
+    hub.record_sink("5", "game 5")
     assert list(hub.games) == ["2", "3", "4", "5"]
     assert [game["id"] for game in hub.game_list()] == ["2", "3", "4", "5"]
 
@@ -460,8 +464,8 @@ def _drain(viewer) -> list[tuple[str, object]]:
 
 async def test_the_list_of_games_follows_every_ply_of_every_game(transcript) -> None:
     hub = LiveHub(tournament=True)
-    watched = hub.line_sink("1", "game 1")
-    other = hub.line_sink("2", "game 2")
+    watched = hub.record_sink("1", "game 1")
+    other = hub.record_sink("2", "game 2")
     _, viewer = hub.subscribe("1")
     for line in _lines(transcript):
         other(line)  # a game the viewer does not watch: its line in the list moves all the same
@@ -479,7 +483,7 @@ async def test_the_list_of_games_follows_every_ply_of_every_game(transcript) -> 
 
 async def test_the_participants_names_are_shown_not_those_the_bots_send(transcript) -> None:
     hub = LiveHub()
-    sink = hub.line_sink("1", "game 1", {"vampires": "slow", "werewolves": "tiny"})
+    sink = hub.record_sink("1", "game 1", {"vampires": "slow", "werewolves": "tiny"})
     for line in _lines(transcript):
         sink(line)
     [listed] = hub.game_list()
@@ -491,7 +495,7 @@ async def test_the_participants_names_are_shown_not_those_the_bots_send(transcri
 
 async def test_a_finished_command_tells_every_viewer_and_every_late_one(transcript) -> None:
     hub = LiveHub()
-    sink = hub.line_sink("1", "game 1")
+    sink = hub.record_sink("1", "game 1")
     for line in _lines(transcript):
         sink(line)
     _, viewer = hub.subscribe(None)
@@ -510,7 +514,7 @@ async def test_the_live_view_says_finished_to_open_pages_however_its_command_end
     transcript,
 ) -> None:
     hub = LiveHub()
-    sink = hub.line_sink("1", "game 1")
+    sink = hub.record_sink("1", "game 1")
     for line in _lines(transcript):
         sink(line)
     place = Listening("127.0.0.1", 0, "the live view")
@@ -533,7 +537,7 @@ async def test_the_live_view_says_finished_to_open_pages_however_its_command_end
 
 async def test_a_page_opened_after_its_game_ended_shows_that_game(transcript) -> None:
     hub = LiveHub()
-    sink = hub.line_sink("1", "game 1")
+    sink = hub.record_sink("1", "game 1")
     for line in _lines(transcript):
         sink(line)
     async with trio.open_nursery() as nursery:
@@ -586,7 +590,7 @@ async def test_a_dashboard_viewer_follows_the_board_and_the_list_not_the_plies(t
     hub.show_board("<p>no game yet</p>")
     snapshot, viewer = hub.subscribe(None, board=True)
     assert snapshot == [("games", []), ("board", "<p>no game yet</p>")]
-    sink = hub.line_sink("1", "game 1")
+    sink = hub.record_sink("1", "game 1")
     for line in _lines(transcript):
         sink(line)
     hub.show_board("<p>one game</p>")
@@ -598,7 +602,7 @@ async def test_a_dashboard_viewer_follows_the_board_and_the_list_not_the_plies(t
 
 async def test_the_view_serves_the_dashboard_and_each_kept_game_s_replay(transcript) -> None:
     hub = LiveHub(tournament=True)
-    sink = hub.line_sink("7", "game 7")
+    sink = hub.record_sink("7", "game 7")
     for line in _lines(transcript):
         sink(line)
     async with trio.open_nursery() as nursery:

@@ -16,7 +16,7 @@ import pytest
 import trio
 
 from engine.mapgen import generate_map
-from protocol.transcript import Ply
+from protocol.records import Ply, Record
 from tests.server.fakes import random_policy
 from tests.vvw.test_view import (
     GARBAGE,
@@ -174,10 +174,10 @@ class _LiveServer:
                 self._ready.put((port, trio.lowlevel.current_trio_token()))
                 await trio.sleep_forever()
 
-    def feed(self, lines: list[str], game: str = "1") -> None:
+    def feed(self, lines: list[Record], game: str = "1") -> None:
         if game not in self._sinks:
             self._sinks[game] = trio.from_thread.run_sync(
-                lambda: self.hub.line_sink(game, f"game {game}"), trio_token=self._token
+                lambda: self.hub.record_sink(game, f"game {game}"), trio_token=self._token
             )
         for line in lines:
             trio.from_thread.run_sync(self._sinks[game], line, trio_token=self._token)
@@ -190,8 +190,8 @@ class _LiveServer:
 
 
 def test_the_live_view_shows_a_game_in_progress_and_follows_its_plies(browser, transcript) -> None:
-    lines = transcript.read_text(encoding="utf-8").splitlines()
-    first_ply = next(i for i, line in enumerate(lines) if '"type": "ply"' in line)
+    lines = read_transcript(transcript)
+    first_ply = next(i for i, line in enumerate(lines) if isinstance(line, Ply))
     server = _LiveServer()
     try:
         server.feed(lines[: first_ply + 3])  # the start and the first plies
@@ -434,8 +434,8 @@ def test_the_transcript_downloads_from_the_page_byte_for_byte(
     page.close()
 
 
-def _lines(transcript: Path) -> list[str]:
-    return transcript.read_text(encoding="utf-8").splitlines()
+def _lines(transcript: Path) -> list[Record]:
+    return read_transcript(transcript)
 
 
 LISTED_PLIES = """() => {

@@ -1,9 +1,9 @@
 """A watched connection written down: one transcript per game, every byte as it went, the
 plies as the watch judged them; frames before a game's MAP wait for it."""
 
-from engine import Kind
+from engine import Kind, Rule
 from protocol.codec import End, Mov, Nme, encode
-from protocol.transcript import Frame, Header, Note, Ply
+from protocol.records import Command, Direction, Frame, Header, Note, Ply, Source
 from protocol.watch import ConnectionWatch
 from tests.helpers.course import GREETING_VAMPIRES, MAP_BYTES, UPD_VAMPIRES, watch_course_game
 from vvw.transcripts import read_transcript
@@ -12,7 +12,7 @@ from vvw.watching import WatchTranscripts
 
 def test_the_course_game_is_written_down_byte_for_byte_with_its_plies_judged(tmp_path):
     watch = ConnectionWatch()
-    transcripts = WatchTranscripts(tmp_path, "proxy", peer="course:5555")
+    transcripts = WatchTranscripts(tmp_path, Source.PROXY, peer="course:5555")
     transcripts.record(watch_course_game(watch, 100.0))
     transcripts.record(watch.close(110.0))
     transcripts.close()
@@ -23,10 +23,11 @@ def test_the_course_game_is_written_down_byte_for_byte_with_its_plies_judged(tmp
     assert records[0].peer == "course:5555" and records[0].t == 0.0
     plies = [r for r in records if isinstance(r, Ply)]
     assert [p.think for p in plies] == [0.25, 0.25, 0.25]
-    assert plies[2].violation is not None and plies[2].violation.startswith("rule 3")
+    assert plies[2].violation is not None and plies[2].violation.rule is Rule.TOO_FEW
+    assert str(plies[2].violation).startswith("rule 3")
     frames = [r for r in records if isinstance(r, Frame)]
-    assert frames[0].command == "NME" and frames[0].side is Kind.VAMPIRES
-    assert b"".join(f.raw for f in frames if f.direction == "out") == (
+    assert frames[0].command is Command.NME and frames[0].side is Kind.VAMPIRES
+    assert b"".join(f.raw for f in frames if f.direction is Direction.OUT) == (
         GREETING_VAMPIRES
         + MAP_BYTES
         + b"".join(bytes.fromhex(u) for u in UPD_VAMPIRES)
@@ -36,7 +37,7 @@ def test_the_course_game_is_written_down_byte_for_byte_with_its_plies_judged(tmp
 
 def test_a_second_game_on_the_same_connection_gets_its_own_transcript(tmp_path):
     watch = ConnectionWatch()
-    transcripts = WatchTranscripts(tmp_path, "agent", first_game=3)
+    transcripts = WatchTranscripts(tmp_path, Source.AGENT, first_game=3)
     transcripts.record(watch_course_game(watch, 0.0))
     transcripts.record(watch_course_game(watch, 20.0))
     transcripts.close()
@@ -47,12 +48,12 @@ def test_a_second_game_on_the_same_connection_gets_its_own_transcript(tmp_path):
     ]
     second = read_transcript(transcripts.paths[1])
     # what follows END (the NME of the next game included) stays with the game that ended
-    assert [r.command for r in second if isinstance(r, Frame)][:2] == ["SET", "HUM"]
+    assert [r.command for r in second if isinstance(r, Frame)][:2] == [Command.SET, Command.HUM]
 
 
 def test_a_connection_that_never_reached_a_game_leaves_its_frames_all_the_same(tmp_path):
     watch = ConnectionWatch()
-    transcripts = WatchTranscripts(tmp_path, "proxy")
+    transcripts = WatchTranscripts(tmp_path, Source.PROXY)
     data = encode(Nme(b"bob")) + encode(Mov(((1, 1, 1, 1, 2),))) + b"XYZ\x01"
     transcripts.record(watch.from_bot(data, 1.0))
     transcripts.close()

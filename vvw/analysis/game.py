@@ -1,25 +1,21 @@
 """The game to analyse: each turn's board before it, the ply played, the board after.
 
-Read from a transcript's typed records (:func:`game_from_records`) or from the turns an
-in-process game reports (:func:`game_from_turns`, the calibration benchmark's way). A
-server's transcript (``vvw serve``, ``match``, ``tournament``) holds every turn of both
-sides with the board after it. A proxy's or an agent's transcript holds one bot's turns:
-the board before each comes from the server's UPD, the board after a ply with a random
-battle is not seen (the next UPD comes after the other side's ply too); the other side's
-turns are not there at all.
+Read from a transcript's typed records through the one replay reader
+(:func:`game_from_records`, :mod:`protocol.replay`: what a server's, a proxy's or an
+agent's transcript tells) or from the turns an in-process game reports
+(:func:`game_from_turns`, the calibration benchmark's way).
 """
 
 from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
-from engine import GameState, Kind, Ply, Rules, Turn, Variant, find_violation
+from engine import GameState, Kind, Ply, Rules, Turn, find_violation
 from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.rules import DEFAULT_RULES
-from protocol.codec import FROM_SERVER, Decoder, ProtocolError
-from protocol.session import ClientSession, GameStarted, SessionError, YourTurn
-from protocol.transcript import OUT, Frame, Header, Player, Record, Result, Skip
-from protocol.transcript import Ply as PlyRecord
+from protocol.records import Ply as PlyRecord
+from protocol.records import Record
+from protocol.replay import ReplayedTurn, replay
 
 
 @attrs.frozen
@@ -70,93 +66,33 @@ class PlayedGame:
         return 1.0 if self.winner == side else 0.0
 
 
-def rules_of(settings: Mapping[str, object]) -> Rules:
-    """The rules a transcript's header says the game was played under (the course's if
-    it does not say)."""
-    given = settings.get("rules")
-    if not isinstance(given, dict):
-        return DEFAULT_RULES
-    try:
-        return Rules(Variant(given.get("variant", "server")), int(given.get("max_plies", 200)))
-    except (ValueError, TypeError):
-        return DEFAULT_RULES
-
-
 def game_from_records(records: Iterable[Record]) -> PlayedGame:
-    """The game of a transcript's records; ``ValueError`` if it holds no board (no MAP)."""
-    session = ClientSession()
-    watched: Kind | None = None
-    """The side whose server frames give the boards (the first one seen)."""
-    start: GameState | None = None
-    current: GameState | None = None
-    turns: list[PlayedTurn] = []
-    names: dict[Kind, str] = {}
-    rules, map_name = DEFAULT_RULES, ""
-    winner: Kind | None = None
-    finished, result = False, ""
-    for record in records:
-        match record:
-            case Header():
-                rules, map_name = rules_of(record.settings), record.map or ""
-            case Player(side=Kind() as side):
-                names[side] = record.name
-            case Frame(direction=direction, side=Kind() as side) if direction == OUT:
-                watched = watched or side
-                if side != watched:
-                    continue
-                for state in _boards(session, record.raw):
-                    if start is None:
-                        start = current = state.with_ply(0)
-                    else:
-                        current = state
-            case PlyRecord() if current is not None:
-                number = record.ply_number
-                before = current.with_ply(number - 1)
-                ply = tuple(record.moves)
-                after = None
-                if record.board is not None:
-                    cells = {(x, y): (kind, n) for x, y, kind, n in record.board}
-                    after = GameState.from_cells(before.rows, before.cols, cells, number)
-                illegal = record.violation is not None or find_violation(before, ply) is not None
-                turns.append(
-                    PlayedTurn(
-                        number, record.side, before, ply, after, record.think, illegal=illegal
-                    )
-                )
-                current = after
-            case Skip() if current is not None:
-                # A skip's ply_number is the turn's own (plies played before it).
-                before = current.with_ply(record.ply_number)
-                after = before.with_ply(record.ply_number + 1)
-                turns.append(PlayedTurn(record.ply_number + 1, record.side, before, None, after))
-                current = after
-            case Result():
-                winner, finished = record.winner, True
-                if winner is None:
-                    result = f"draw ({record.termination}) after {record.plies} plies"
-                else:
-                    side_name = winner.name.lower()
-                    result = f"{side_name} win by {record.termination} after {record.plies} plies"
-    if start is None:
-        raise ValueError("no game in it (no MAP message)")
-    return PlayedGame(start, tuple(turns), rules, map_name, names, winner, finished, result)
+    """The game of a transcript's records (:func:`protocol.replay.replay`); ``ValueError``
+    if it holds no board (no MAP)."""
+    game = replay(records)
+    turns = tuple(_played(turn) for turn in game.turns)
+    result = game.result
+    return PlayedGame(
+        game.start,
+        turns,
+        game.rules,
+        (game.header.map if game.header is not None else None) or "",
+        dict(game.names),
+        None if result is None else result.winner,
+        result is not None,
+        "" if result is None else result.sentence,
+    )
 
 
-def _boards(session: ClientSession, raw: bytes) -> list[GameState]:
-    """The boards the server's message(s) in ``raw`` tell: the start, then each UPD's."""
-    try:
-        messages = Decoder(FROM_SERVER).feed(raw)
-    except ProtocolError:
-        return []
-    boards: list[GameState] = []
-    for message in messages:
-        try:
-            event = session.receive(message)
-        except SessionError:
-            return boards
-        if isinstance(event, GameStarted | YourTurn):
-            boards.append(event.state)
-    return boards
+def _played(turn: ReplayedTurn) -> PlayedTurn:
+    """A replayed turn as the analysis reads it: a ply that breaks a rule is not judged."""
+    if not isinstance(turn.record, PlyRecord):
+        return PlayedTurn(turn.number, turn.side, turn.before, None, turn.after)
+    ply = tuple(turn.record.moves)
+    illegal = turn.record.violation is not None or find_violation(turn.before, ply) is not None
+    return PlayedTurn(
+        turn.number, turn.side, turn.before, ply, turn.after, turn.record.think, illegal=illegal
+    )
 
 
 def game_from_turns(

@@ -13,7 +13,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from protocol.transcript import TranscriptError
+from protocol.reading import TranscriptError
 from vvw.analysis.analysis import GameAnalysis, analyse_game, default_jobs
 from vvw.analysis.files import SUFFIX, analysis_path, transcript_identity
 from vvw.analysis.game import game_from_records

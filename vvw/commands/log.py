@@ -1,7 +1,8 @@
 """``vvw log show``: a readable rendering of a game transcript, optionally with the boards.
 
-The file is read with :mod:`protocol.transcript`'s typed reader, so a file that is not a
-transcript is one line on standard error (exit 2), never a traceback.
+The file is read with :mod:`protocol.reading`'s typed reader, so a file that is not a
+transcript is one line on standard error (exit 2), never a traceback; the boards are the one
+replay reader's (:mod:`protocol.replay`).
 """
 
 import argparse
@@ -12,8 +13,9 @@ from engine import Kind
 from engine.drawing import draw_board
 from engine.result import printable
 from protocol.codec import ALL
-from protocol.transcript import (
-    IN,
+from protocol.records import (
+    Command,
+    Direction,
     Frame,
     Header,
     Note,
@@ -23,13 +25,14 @@ from protocol.transcript import (
     Result,
     Skip,
 )
+from protocol.replay import Replayer
 from vvw.errors import UsageError
 from vvw.transcripts import follow_transcript, iter_transcript
 from vvw.wording import plies
 
 
 def _side(kind: Kind | None) -> str:
-    return "-" if kind is None else kind.name.lower()
+    return "-" if kind is None else kind.wire_name
 
 
 class Renderer:
@@ -40,28 +43,29 @@ class Renderer:
         show_hex: bool = False,
         boards: bool = False,
         side: Kind | None = None,
-        commands: frozenset[str] | None = None,
+        commands: frozenset[Command | None] | None = None,
     ) -> None:
         self.show_hex = show_hex
         self.boards = boards
         self.side = side
         self.commands = commands
-        self.size: tuple[int, int] | None = None
-        """(rows, cols) from the header or the first SET."""
+        """The frames shown, by command (``None``: bytes that are no message); all if ``None``."""
+        self._replayer = Replayer()
 
     def _wanted(self, side: Kind | None) -> bool:
         return self.side is None or side is None or side == self.side
 
     def lines(self, record: Record) -> list[str]:
         t = f"{record.t:9.3f}"
+        self._replayer.feed(record)
         match record:
             case Header():
-                if record.rows and record.cols:
-                    self.size = (record.rows, record.cols)
                 where = f" on {record.map}" if record.map else ""
                 seed = f" (seed {record.seed})" if record.seed is not None else ""
                 peer = f", peer {record.peer}" if record.peer else ""
-                out = [f"game{where}{seed}: {record.source} transcript v{record.version}{peer}"]
+                out = [
+                    f"game{where}{seed}: {record.source.value} transcript v{record.version}{peer}"
+                ]
                 if record.settings:
                     out.append(f"settings: {dict(record.settings)}")
                 return out
@@ -71,13 +75,11 @@ class Renderer:
                 peer = f" ({record.peer})" if record.peer else ""
                 return [f"player {_side(record.side)}: {printable(record.name)}{peer}"]
             case Frame():
-                if record.command == "SET" and len(record.raw) == 5 and self.size is None:
-                    self.size = (record.raw[3], record.raw[4])
                 if not self._wanted(record.side):
                     return []
-                if self.commands is not None and (record.command or "BAD") not in self.commands:
+                if self.commands is not None and record.command not in self.commands:
                     return []
-                arrow = "->" if record.direction == IN else "<-"
+                arrow = "->" if record.direction is Direction.IN else "<-"
                 out = [f"{t} {_side(record.side):10} {arrow} {record.text}"]
                 if self.show_hex or record.command is None:
                     out.append(f"{'':21}hex {record.raw.hex(' ')}")
@@ -99,7 +101,8 @@ class Renderer:
                     f"{_side(record.winner)} win" if record.winner is not None else "nobody wins"
                 )
                 return [
-                    f"result: {winner} by {record.termination} after {plies(record.plies)}:"
+                    f"result: {winner} by {record.termination.value} after"
+                    f" {plies(record.plies)}:"
                     f" {printable(record.detail)}"
                 ]
         return []
@@ -112,23 +115,23 @@ class Renderer:
             out.append(f"{'':10}!! illegal: {ply.violation}")
         for battle in ply.battles:
             outcome = (
-                f"{battle.winner.name.lower()} {battle.survivors} left"
+                f"{battle.winner.wire_name} {battle.survivors} left"
                 if battle.winner is not None
                 else "outcome not seen here"
             )
             out.append(
                 f"{'':10}battle at {battle.cell}: {battle.attackers}"
-                f" {battle.attacker.name.lower()} vs {battle.defenders}"
-                f" {battle.defender.name.lower()}"
+                f" {battle.attacker.wire_name} vs {battle.defenders}"
+                f" {battle.defender.wire_name}"
                 f" (p={battle.attacker_win_probability:.3f}) -> {outcome}"
             )
         if self.boards:
             if ply.board is None:
                 out.append(f"{'':10}board after: decided by a random battle (see the next UPD)")
-            elif self.size is None:
+            elif self._replayer.size is None:
                 out.append(f"{'':10}board after: grid size unknown (no SET in this transcript)")
             else:
-                out.extend(draw_board(*self.size, ply.board, indent=" " * 10))
+                out.extend(draw_board(*self._replayer.size, ply.board, indent=" " * 10))
         return out
 
 
@@ -138,7 +141,8 @@ def render(records: Iterable[Record], show_hex: bool = False, boards: bool = Fal
     return [text for record in records for text in renderer.lines(record)]
 
 
-def _commands(text: str) -> frozenset[str]:
+def _commands(text: str) -> frozenset[Command | None]:
+    """The frames wanted, by command; ``BAD`` (``None``) for bytes that are no message."""
     names = frozenset(word.strip().upper() for word in text.split(",") if word.strip())
     unknown = names - ALL - {"BAD"}
     if unknown or not names:
@@ -146,7 +150,7 @@ def _commands(text: str) -> frozenset[str]:
         raise argparse.ArgumentTypeError(
             f"unknown message {', '.join(sorted(unknown)) or text!r} (one of {known}, BAD)"
         )
-    return names
+    return frozenset(None if name == "BAD" else Command(name) for name in names)
 
 
 def _species(text: str) -> Kind:

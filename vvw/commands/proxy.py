@@ -24,7 +24,7 @@ import trio
 
 from engine import GameState, Kind
 from protocol.codec import describe
-from protocol.transcript import IN
+from protocol.records import Direction, Record, Source
 from protocol.watch import (
     Began,
     ConnectionWatch,
@@ -77,13 +77,13 @@ class Trace:
             case Said(_, direction, message, raw):
                 if self.quiet:
                     return []
-                arrow = "->" if direction == IN else "<-"
+                arrow = "->" if direction is Direction.IN else "<-"
                 out = [f"{head} {arrow} {describe(message)}"]
                 if self.show_hex:
                     out.append(f"{'':8}{raw.hex(' ')}")
                 return out
             case Garbled(_, direction, raw, reason):
-                who = "the bot" if direction == IN else "the server"
+                who = "the bot" if direction is Direction.IN else "the server"
                 return [
                     f"{head} !! MALFORMED from {who} (forwarded as is): {reason}",
                     f"{'':8}bytes: {raw[:64].hex(' ')}{' …' if len(raw) > 64 else ''}",
@@ -93,7 +93,7 @@ class Trace:
             case Began(_, species, state):
                 where = f"; transcript {transcript}" if transcript else ""
                 out = [
-                    f"{head} game begins: the bot plays {species.name.lower()}"
+                    f"{head} game begins: the bot plays {species.wire_name}"
                     f" on {state.rows} × {state.cols}{where}"
                 ]
                 if not self.quiet:
@@ -103,7 +103,7 @@ class Trace:
                 if self.quiet:
                     return []
                 board = self._board(label, state)
-                return [f"{'':8}board the {species.name.lower()} play on:", *board] if board else []
+                return [f"{'':8}board the {species.wire_name} play on:", *board] if board else []
             case Played():
                 return self._played(label, head, event)
             case Ended():
@@ -111,7 +111,7 @@ class Trace:
         return []
 
     def _played(self, label: str, head: str, played: Played) -> list[str]:
-        side = played.species.name.lower()
+        side = played.species.wire_name
         think = f" after {played.think:.3f} s" if played.think is not None else ""
         if played.violation is not None:
             move = played.violation.move
@@ -127,8 +127,8 @@ class Trace:
         for battle in played.battles:
             out.append(
                 f"{'':8}random battle at ({battle.x},{battle.y}): {battle.attackers}"
-                f" {battle.attacker.name.lower()} vs {battle.defenders}"
-                f" {battle.defender.name.lower()}: the next UPD tells the outcome"
+                f" {battle.attacker.wire_name} vs {battle.defenders}"
+                f" {battle.defender.wire_name}: the next UPD tells the outcome"
             )
         if played.after is not None:
             board = self._board(label, played.after)
@@ -197,13 +197,15 @@ class Proxy:
         transcripts: WatchTranscripts | None = None
         if self.transcript_dir is not None:
 
-            def on_game(_name: str, _species: Kind) -> Callable[[str], None]:
+            def on_game(_name: str, _species: Kind) -> Callable[[Record], None]:
                 assert hub is not None
-                return hub.line_sink(f"{number}.{watch.games}", f"bot {number}, game {watch.games}")
+                return hub.record_sink(
+                    f"{number}.{watch.games}", f"bot {number}, game {watch.games}"
+                )
 
             transcripts = WatchTranscripts(
                 self.transcript_dir,
-                "proxy",
+                Source.PROXY,
                 peer=f"{host}:{port}",
                 player_peer=bot_peer,
                 on_game=None if hub is None else on_game,

@@ -51,6 +51,7 @@ import trio
 from engine import GameResult, Kind, PlayerRecord, Termination
 from engine.mapfile import GameMap
 from protocol.codec import Bye, End, Message, Nme, encode
+from protocol.records import Direction
 from server.events import GameBegun, GameEnded, Seated, ServerEvent, TranscriptLine
 from server.lobby import Admissions, connected, greet
 from server.player import Player, SendFailed
@@ -294,7 +295,9 @@ class LadderServer:
                     nursery.start_soon(self._analyses.run)
                 task_status.started(listeners[0].socket.getsockname()[1])
 
-    def _frame(self, player: Player, direction: str, message: Message | None, raw: bytes) -> None:
+    def _frame(
+        self, player: Player, direction: Direction, message: Message | None, raw: bytes
+    ) -> None:
         """A frame of a team's connection to its transcript, its ``NME`` with the team's
         name in place of the credentials."""
         if isinstance(message, Nme):

@@ -32,7 +32,7 @@ from urllib.parse import unquote
 import attrs
 import trio
 
-from protocol.transcript import TranscriptError
+from protocol.reading import TranscriptError
 from vvw.analysis.files import AnalysisFileError, analysis_path, read_analysis
 from vvw.ladder.pages import games_page, leaderboard_page, not_found_page, team_page
 from vvw.ladder.ratings import Rating

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import attrs
 
-from protocol.transcript import TranscriptError
+from protocol.reading import TranscriptError
 from vvw.paths import make_folder, write_file
 from vvw.results import GameLine
 from vvw.standings import (

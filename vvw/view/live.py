@@ -1,6 +1,6 @@
 """The live view: games as they are played, pushed to browsers over server-sent events.
 
-A :class:`LiveHub` takes each game's transcript lines as they are written (a server's
+A :class:`LiveHub` takes each game's transcript records as they are written (a server's
 :class:`~server.events.TranscriptLine` events, see :meth:`LiveHub.listener`), turns them
 into view events (:mod:`vvw.view.model`) and pushes those to every viewer of that game.
 :func:`serve_view` serves the page and the event streams over :mod:`vvw.web` (a ladder
@@ -35,7 +35,7 @@ from typing import Any
 import attrs
 import trio
 
-from protocol.transcript import Record, TranscriptError, parse_line
+from protocol.records import Record
 from server.events import EventSink, GameBegun, GameEnded, ServerEvent, TranscriptLine
 from vvw.ports import Listening, start_listening
 from vvw.view.dashboard import dashboard_page
@@ -73,7 +73,6 @@ class LiveGame:
     id: str
     label: str
     builder: ViewBuilder = attrs.field(factory=ViewBuilder)
-    lines: int = 0
     _packed: bytes | None = None
     _final: dict[str, Any] | None = None
 
@@ -145,10 +144,10 @@ class LiveHub:
         self.watched = trio.Event()
         """Set once a page follows a game (``vvw play`` starts the game then)."""
 
-    def line_sink(
+    def record_sink(
         self, game_id: str, label: str, names: Mapping[str, str] | None = None
-    ) -> Callable[[str], None]:
-        """A new game: the function its transcript lines (JSON text) are given to.
+    ) -> Callable[[Record], None]:
+        """A new game: the function its transcript records are given to, as they are written.
 
         ``names`` (``{"vampires": …, "werewolves": …}``) are the participants' names, shown
         instead of those the bots send.
@@ -158,7 +157,7 @@ class LiveHub:
         self._latest = game_id
         self._forget_old_games()
         self._broadcast(("games", self.game_list()))
-        return lambda text: self._record(game, text)
+        return lambda record: self._record(game, record)
 
     def listener(
         self,
@@ -167,15 +166,15 @@ class LiveHub:
     ) -> EventSink:
         """The events sink of a server whose games are shown: game ``N`` is ``"N"``, shown
         as ``label(N)`` (or ``label``) with the participants' ``names`` if given; each of
-        its :class:`TranscriptLine` goes to its :meth:`line_sink`."""
-        sinks: dict[int, Callable[[str], None]] = {}
+        its :class:`TranscriptLine` goes to its :meth:`record_sink`."""
+        sinks: dict[int, Callable[[Record], None]] = {}
 
         def hear(event: ServerEvent) -> None:
             if isinstance(event, GameBegun):
                 shown = label if isinstance(label, str) else label(event.number)
-                sinks[event.number] = self.line_sink(str(event.number), shown, names)
+                sinks[event.number] = self.record_sink(str(event.number), shown, names)
             elif isinstance(event, TranscriptLine) and event.number in sinks:
-                sinks[event.number](event.text)
+                sinks[event.number](event.record)
             elif isinstance(event, GameEnded):
                 sinks.pop(event.number, None)
 
@@ -188,13 +187,7 @@ class LiveHub:
         for key in finished[: max(0, len(finished) - self.keep)]:
             del self.games[key]
 
-    def _record(self, game: LiveGame, text: str) -> None:
-        game.lines += 1
-        try:
-            record = parse_line(text, game.lines)
-        except TranscriptError as error:  # our own writer's line: a bug, not the game's end
-            log.warning("live view: game %s: %s", game.id, error)
-            return
+    def _record(self, game: LiveGame, record: Record) -> None:
         made = game.feed(record)
         for event in made:
             for viewer in list(self._viewers):

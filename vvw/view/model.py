@@ -28,9 +28,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine import GameState, Kind, Termination, opponent
-from protocol.codec import FROM_BOT, FROM_SERVER, Decoder, End, Mov, ProtocolError
-from protocol.session import ClientSession, GameStarted, SessionError, YourTurn
-from protocol.transcript import IN, OUT, Frame, Header, Player, Ply, Record, Result, Skip
+from protocol.codec import FROM_BOT, Decoder, Mov, ProtocolError
+from protocol.records import Command, Direction, Frame, Header, Player, Ply, Record, Result, Skip
+from protocol.replay import Ended, ReplayedTurn, Replayer, ReplayEvent, Started, Told
 
 ViewEvent = dict[str, Any]
 Board = dict[tuple[int, int], tuple[int, int]]
@@ -42,28 +42,28 @@ RECEIVED_FRAMES = 4
 """Frames of the refused turn the page shows, the last ones."""
 
 _FAULTS = frozenset(
-    termination.value
-    for termination in (
+    {
         Termination.ILLEGAL_PLY,
         Termination.PROTOCOL_ERROR,
         Termination.TIME_FORFEIT,
         Termination.DISCONNECT,
         Termination.CRASH,
-    )
+    }
 )
 """Terminations where the loser's own turn lost the game (what it sent, if anything, shows)."""
 
 
 def _name(kind: Kind | None) -> str | None:
-    return None if kind is None else kind.name.lower()
+    return None if kind is None else kind.wire_name
 
 
-def _messages(raw: bytes, direction: str) -> list[Any]:
-    """The messages in one frame's bytes (none if they are not valid)."""
+def _moves(raw: bytes) -> list[Any]:
+    """The moves of the MOVs a bot sent in one frame's bytes (none if they are not valid)."""
     try:
-        return Decoder(FROM_SERVER if direction == OUT else FROM_BOT).feed(raw)
+        messages = Decoder(FROM_BOT).feed(raw)
     except ProtocolError:
         return []
+    return [message for message in messages if isinstance(message, Mov)]
 
 
 def _board(state: GameState) -> Board:
@@ -88,6 +88,8 @@ def _changes(before: Board, after: Board) -> list[list[int]]:
 class ViewBuilder:
     """Transcript records in, view events out; keeps the game so far for late viewers.
 
+    The boards are the one replay reader's (:class:`protocol.replay.Replayer`); the
+    builder adds what the page shows besides: the names, the think times, the refused turn.
     ``names`` (``{"vampires": …, "werewolves": …}``) are the players' names to show, when
     the caller knows them (a match's or a tournament's participants); else the names the
     bots sent, as the transcript has them.
@@ -99,17 +101,13 @@ class ViewBuilder:
         self._named = frozenset(self.names)
         """The sides whose names were given: their bots' own are not shown."""
         self._map = ""
-        self._session = ClientSession()
-        """The board as the server told it (the first side's frames only)."""
-        self._side: Kind | None = None
+        self._replayer = Replayer()
         self._started = False
         self._board: Board = {}
         """The board after the last ply shown: what the next ply's changes are taken from."""
         self._waiting: tuple[ViewEvent, Board] | None = None
         """A ply whose board the writer could not see (a proxy's), and the board before it:
         it waits for the UPD."""
-        self._one_sided = False
-        """A proxy's or an agent's transcript: one bot's side, no result line."""
         self._asked_at: dict[Kind, float] = {}
         """When each side was last sent an UPD: its think time runs from there."""
         self._moved_at: dict[Kind, float] = {}
@@ -130,73 +128,70 @@ class ViewBuilder:
 
     def feed(self, record: Record) -> list[ViewEvent]:
         """Take one record; return the view events it makes (often none)."""
+        self._note(record)
         made = self._events_of(record)
+        for replayed in self._replayer.feed(record):
+            made.extend(self._replayed(replayed))
         self.events.extend(made)
         return made
 
-    def _events_of(self, record: Record) -> list[ViewEvent]:
+    def _note(self, record: Record) -> None:
+        """What the page shows beside the boards: the map, the times, the frames a side sent."""
         match record:
             case Header():
                 self._map = record.map or ""
-                self._one_sided = record.source != "server"
-            case Player(side=Kind() as side) if side.name.lower() not in self._named:
-                self.names[side.name.lower()] = record.name
+            case Frame(direction=Direction.IN, side=Kind() as side):
+                self._turn_frames.setdefault(side, []).append(record)
+                if record.command is Command.MOV:
+                    self._moved_at[side] = record.t
+            case Frame(direction=Direction.OUT, side=Kind() as side):
+                if record.command is Command.UPD:
+                    self._asked_at[side] = record.t
+                elif record.command is Command.MAP:
+                    self._turn_frames.pop(side, None)  # its NME is no turn of the game
+            case Ply() | Skip():
+                self._turn_frames.pop(record.side, None)
+
+    def _events_of(self, record: Record) -> list[ViewEvent]:
+        if isinstance(record, Player) and record.side is not None:
+            side = record.side.wire_name
+            if side not in self._named:
+                self.names[side] = record.name
                 if self._started:
                     return [{"type": "names", "names": dict(self.names)}]
-            case Frame(direction="in", side=Kind() as side):
-                self._turn_frames.setdefault(side, []).append(record)
-                if record.command == "MOV":
-                    self._moved_at[side] = record.t
-            case Frame(direction="out"):
-                if record.side is not None and record.command == "UPD":
-                    self._asked_at[record.side] = record.t
-                elif record.side is not None and record.command == "MAP":
-                    self._turn_frames.pop(record.side, None)  # its NME is no turn of the game
-                return self._server_frame(record)
-            case Ply() if self._started:
-                self._turn_frames.pop(record.side, None)
-                return self._ply(record)
-            case Skip() if self._started:
-                self._turn_frames.pop(record.side, None)
-                return [{"type": "skip", "ply": record.ply_number, "side": _name(record.side)}]
-            case Result():
-                return [self._result(record)]
         return []
 
-    def _server_frame(self, frame: Frame) -> list[ViewEvent]:
-        if self._side is None:
-            self._side = frame.side
-        if frame.side != self._side:  # the other side was told the same board
-            return []
-        made: list[ViewEvent] = []
-        for message in _messages(frame.raw, OUT):
-            try:
-                event = self._session.receive(message)
-            except SessionError:  # a server that contradicted the game: show what came before
-                return made
-            if isinstance(event, GameStarted) and not self._started:
+    def _replayed(self, replayed: ReplayEvent) -> list[ViewEvent]:
+        match replayed:
+            case Started(state) if not self._started:
                 self._started = True
-                self._board = _board(event.state)
-                made.append(
+                self._board = _board(state)
+                return [
                     {
                         "type": "start",
                         "map": self._map,
-                        "rows": event.state.rows,
-                        "cols": event.state.cols,
+                        "rows": state.rows,
+                        "cols": state.cols,
                         "board": _cells(self._board),
                         "names": dict(self.names),
                     }
-                )
-            elif isinstance(event, YourTurn) and self._waiting is not None:
+                ]
+            case Told(state) if self._waiting is not None:
                 # The UPD after a ply the writer could not see the end of: its board.
                 waiting, before = self._waiting
-                self._board = _board(event.state)
+                self._board = _board(state)
                 waiting["changes"] = _changes(before, self._board)
-                made.append(waiting)
                 self._waiting = None
-            elif isinstance(message, End) and self._one_sided and self._started:
-                made.append(_ended())
-        return made
+                return [waiting]
+            case ReplayedTurn(record=Skip() as skip) if self._started:
+                return [{"type": "skip", "ply": skip.ply_number, "side": _name(skip.side)}]
+            case ReplayedTurn(record=Ply() as ply, after=after) if self._started:
+                return self._ply(ply, after)
+            case Ended(result=None) if self._started:
+                return [_ended()]
+            case Ended(result=Result() as result):
+                return [self._result(result)]
+        return []
 
     def _think(self, ply: Ply) -> float | None:
         """The ply's think time: as the writer measured it, else from the frames' times."""
@@ -207,7 +202,7 @@ class ViewBuilder:
             return None
         return round(moved - asked, 4)
 
-    def _ply(self, ply: Ply) -> list[ViewEvent]:
+    def _ply(self, ply: Ply, after: GameState | None) -> list[ViewEvent]:
         event: ViewEvent = {
             "type": "ply",
             "ply": ply.ply_number,
@@ -227,32 +222,27 @@ class ViewBuilder:
                 for b in ply.battles
             ],
             "think": self._think(ply),
-            "violation": ply.violation,
+            "violation": None if ply.violation is None else str(ply.violation),
             "changes": None,
         }
-        if ply.board is None:
+        if after is None:
             self._waiting = (event, self._board)
             return []
-        after = {(x, y): (int(kind), count) for x, y, kind, count in ply.board}
-        event["changes"] = _changes(self._board, after)
-        self._board = after
+        board = _board(after)
+        event["changes"] = _changes(self._board, board)
+        self._board = board
         return [event]
 
     def _result(self, result: Result) -> ViewEvent:
-        winner = _name(result.winner)
-        if winner is None:
-            text = f"draw ({result.termination}) after {result.plies} plies"
-        else:
-            text = f"{winner} win by {result.termination} after {result.plies} plies"
         loser = None if result.winner is None else opponent(result.winner)
         return {
             "type": "result",
-            "winner": winner,
+            "winner": _name(result.winner),
             "loser": _name(loser),
-            "termination": result.termination,
+            "termination": result.termination.value,
             "detail": result.detail,
             "plies": result.plies,
-            "text": text,
+            "text": result.sentence,
             "refused": self._refused(loser) if result.termination in _FAULTS else None,
         }
 
@@ -261,8 +251,7 @@ class ViewBuilder:
         sent = self._turn_frames.get(loser) if loser is not None else None
         if not sent:
             return None
-        messages = [message for frame in sent for message in _messages(frame.raw, IN)]
-        last = [message for message in messages if isinstance(message, Mov)][-1:]
+        last = [message for frame in sent for message in _moves(frame.raw)][-1:]
         moves = [list(move) for message in last for move in message.moves]
         return {
             "side": _name(loser),

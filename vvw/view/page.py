@@ -8,7 +8,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from protocol.transcript import TranscriptError
+from protocol.reading import TranscriptError
 from vvw.transcripts import read_transcript
 from vvw.view.model import ViewEvent, view_events
 

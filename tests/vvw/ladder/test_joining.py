@@ -7,7 +7,7 @@ import pytest
 import trio
 
 from engine import Rules
-from protocol.transcript import OUT, Frame
+from protocol.records import Command, Direction, Frame
 from server.settings import Settings
 from tests.vvw.ladder.ladders import ladder_settings, serving
 from vvw.ladder.credentials import Credentials
@@ -76,9 +76,9 @@ async def test_two_teams_joining_play_a_pairing_and_each_hears_the_ladder_s_resu
     # reply late on a loaded machine may cross the END: only what the server sent counts).
     for transcript in sorted(seen.glob("*.jsonl")):
         frames = [r for r in read_transcript(transcript) if isinstance(r, Frame)]
-        assert frames[0].command == "NME" and frames[0].raw == b"NME\x05alpha"
-        sent = [frame.command for frame in frames if frame.direction == OUT]
-        assert sent[-2:] == ["END", "BYE"]
+        assert frames[0].command is Command.NME and frames[0].raw == b"NME\x05alpha"
+        sent = [frame.command for frame in frames if frame.direction is Direction.OUT]
+        assert sent[-2:] == [Command.END, Command.BYE]
 
 
 async def test_a_wrong_token_is_refused_before_any_game_and_tried_again_later(ladder, tmp_path):

@@ -5,7 +5,7 @@ import trio
 
 from engine import Rules, Termination
 from protocol.codec import Nme, Set, encode
-from protocol.transcript import Frame, Player
+from protocol.records import Command, Frame, Player
 from server.events import Dropped, GameBegun, GameEnded, Seated
 from server.settings import Settings
 from tests.server.fakes import FakeBot, random_policy
@@ -63,7 +63,7 @@ async def test_the_token_is_never_written_in_a_transcript(ladder):
     path = store.transcripts / game.transcript
     data = path.read_bytes()
     assert tokens["alpha"].encode() not in data and tokens["beta"].encode() not in data
-    nmes = [r for r in read_transcript(path) if isinstance(r, Frame) and r.command == "NME"]
+    nmes = [r for r in read_transcript(path) if isinstance(r, Frame) and r.command is Command.NME]
     assert {frame.raw for frame in nmes} == {encode(Nme(b"alpha")), encode(Nme(b"beta"))}
 
 

@@ -19,10 +19,6 @@ class Settings:
     """Seconds a connection has to complete its NME before it is dropped."""
     seed: int | None = None
     """Seed of the random battles; ``None`` draws one (and the result records it)."""
-    greeting_pause: float = 0.0
-    """Pause after greeting both players (the course server waits about 5 s)."""
-    end_pause: float = 0.0
-    """Pause before END (the course server waits about 4 s)."""
 
     @property
     def limits(self) -> Limits:

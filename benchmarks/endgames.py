@@ -48,6 +48,7 @@ from benchmarks.strength import (
 from engine import GameState, Termination
 from engine.ending import totals
 from engine.kinds import VAMPIRES, WEREWOLVES
+from protocol.transcript import jsonable
 
 
 @attrs.frozen
@@ -74,7 +75,7 @@ class Playout:
     start_ply: int
     score: float
     end_margin: int
-    termination: str
+    termination: Termination = attrs.field(converter=Termination)
     plies: int
     reason: str
 
@@ -130,7 +131,7 @@ def play_out(job: tuple[Position, int]) -> Playout:
         position.state.ply,
         score,
         -end if task.swapped else end,
-        record.termination.value,
+        record.termination,
         record.plies,
         forfeit_reason(record),
     )
@@ -146,7 +147,7 @@ def _describe(playout: Playout) -> str:
     return (
         f"#{playout.index} repeat {playout.repeat}: from {playout.start_margin:+d} on ply "
         f"{playout.start_ply} to {playout.end_margin:+d}, score {playout.score} "
-        f"({playout.termination}, {playout.plies} plies)"
+        f"({playout.termination.value}, {playout.plies} plies)"
         + (f" {playout.reason}" if playout.reason else "")
     )
 
@@ -171,7 +172,9 @@ def summary(playouts: list[Playout]) -> str:
     forfeits = [p for p in playouts if p.termination not in BOARD_ENDINGS]
     if forfeits:
         lines.append(f"forfeits: {len(forfeits)}")
-        lines += [f"  #{p.index} repeat {p.repeat}: {p.termination} {p.reason}" for p in forfeits]
+        lines += [
+            f"  #{p.index} repeat {p.repeat}: {p.termination.value} {p.reason}" for p in forfeits
+        ]
     return "\n".join(lines)
 
 
@@ -272,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         print(compare(playouts, earlier))
     print(f"command: {command}")
     if args.json:
-        payload = {"command": command, "playouts": [attrs.asdict(p) for p in playouts]}
+        payload = {"command": command, "playouts": [jsonable(p) for p in playouts]}
         args.json.write_text(json.dumps(payload, indent=2) + "\n")
         print(f"playouts written to {args.json}")
     return 0

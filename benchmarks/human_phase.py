@@ -40,8 +40,9 @@ from benchmarks.strength import (
 )
 from engine import GameState, Termination
 from engine.kinds import HUMANS
+from protocol.transcript import jsonable
 
-STOPPED_OR_ENDED = BOARD_ENDINGS | {Termination.ABORTED.value}
+STOPPED_OR_ENDED = BOARD_ENDINGS | {Termination.ABORTED}
 """A phase stopped when the humans ran out, or a game that ended first without a forfeit."""
 
 
@@ -56,7 +57,7 @@ class Phase:
     """The first bot's creatures when the humans ran out (or the game ended)."""
     second: int
     plies: int
-    termination: str
+    termination: Termination = attrs.field(converter=Termination)
     reason: str
 
     @property
@@ -89,7 +90,7 @@ def play_phase(task: Task) -> Phase:
         first,
         second,
         record.plies,
-        record.termination.value,
+        record.termination,
         forfeit_reason(record),
     )
 
@@ -98,7 +99,7 @@ def _describe(phase: Phase) -> str:
     return (
         f"#{phase.index} on {phase.map_name}, first plays {phase.first_species}: "
         f"{phase.first} against {phase.second} after {phase.plies} plies "
-        f"({phase.termination})" + (f" {phase.reason}" if phase.reason else "")
+        f"({phase.termination.value})" + (f" {phase.reason}" if phase.reason else "")
     )
 
 
@@ -190,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         print(compare(phases, earlier))
     print(f"command: {command}")
     if args.json:
-        payload = {"command": command, "games": [attrs.asdict(p) for p in phases]}
+        payload = {"command": command, "games": [jsonable(p) for p in phases]}
         args.json.write_text(json.dumps(payload, indent=2) + "\n")
         print(f"games written to {args.json}")
     return 0

@@ -36,6 +36,7 @@ from engine import Game, GameResult, GameState, Limits, Termination
 from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap, load_map
 from engine.mapgen import generate_map
+from protocol.transcript import jsonable
 from vvw.results import GameLine, Header, ResultsWriter, Side
 from vvw.stats import format_elo, score_of_elo, wdl_estimate
 
@@ -48,7 +49,7 @@ DEFAULT_MAPS = "thetrap,testmap,testmap-5x9,testmap2,gen"
 """The official maps but ``all_in``, which the vampires win on the first ply whoever plays
 (12 next to 8: a certain kill), so it measures nothing; and generated ones."""
 GENERATED_SIZES = ((10, 10, 4), (20, 15, 6), (30, 30, 10))
-BOARD_ENDINGS = frozenset(t.value for t in Termination if not t.is_abnormal)
+BOARD_ENDINGS = frozenset(t for t in Termination if not t.is_abnormal)
 """The terminations of a game the board or the clock ended; any other is a forfeit."""
 """``(width, height, homes)`` of the generated maps, cycled."""
 Job = TypeVar("Job")
@@ -80,7 +81,7 @@ class Result:
     map_name: str
     first_species: str
     score: float
-    termination: str
+    termination: Termination = attrs.field(converter=Termination)
     plies: int
     slowest_first: float
     slowest_second: float
@@ -182,7 +183,7 @@ def play(task: Task) -> Result:
         task.map_name,
         first_species.name.lower(),
         score,
-        record.termination.value,
+        record.termination,
         record.plies,
         record.player(first_species).longest_think or 0.0,
         record.player(second_species).longest_think or 0.0,
@@ -367,7 +368,7 @@ def _describe(result: Result) -> str:
     return (
         f"{result.first}:{result.second} #{result.index} on {result.map_name}, "
         f"first plays {result.first_species}: score {result.score} "
-        f"({result.termination}, {result.plies} plies)"
+        f"({result.termination.value}, {result.plies} plies)"
         + (f" {result.reason}" if result.reason else "")
     )
 
@@ -395,7 +396,7 @@ def results_line(result: Result) -> GameLine:
         vampires=Side(vampires[0], vampires[0], longest_think=vampires[1]),
         werewolves=Side(werewolves[0], werewolves[0], longest_think=werewolves[1]),
         winner=winner,
-        termination=Termination(result.termination),
+        termination=result.termination,
         reason=result.reason,
         plies=result.plies,
     )
@@ -470,7 +471,7 @@ def main(argv: list[str] | None = None) -> int:
             },
             "table": rows,
             "maps": per_map,
-            "games": [attrs.asdict(r) for r in results],
+            "games": [jsonable(r) for r in results],
         }
         args.json.write_text(json.dumps(payload, indent=2) + "\n")
         print(f"results written to {args.json}")

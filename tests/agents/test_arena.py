@@ -278,10 +278,11 @@ def test_the_human_phase_benchmark_stops_when_the_humans_run_out(tmp_path: Path,
     assert human_phase.main(arguments) == 0
     games = human_phase.load(out)
     assert sorted(g.index for g in games) == [0, 1, 2, 3]
-    assert any(g.termination == "aborted" for g in games)
+    assert any(g.termination is Termination.ABORTED for g in games)
     for game in games:
-        assert game.termination in ("aborted", "elimination", "ply limit")
-        if game.termination == "aborted":
+        ended = (Termination.ABORTED, Termination.ELIMINATION, Termination.PLY_LIMIT)
+        assert game.termination in ended
+        if game.termination is Termination.ABORTED:
             assert game.plies < Rules().max_plies
     margins = [g.margin for g in games]
     printed = capsys.readouterr().out

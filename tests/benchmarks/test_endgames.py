@@ -15,7 +15,7 @@ from benchmarks.endgames import (
     summary,
 )
 from benchmarks.strength import Task
-from engine import GameState
+from engine import GameState, Termination
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 
 
@@ -27,7 +27,7 @@ def _position(swapped: bool = False) -> Position:
 
 
 def _playout(index: int, repeat: int, score: float, start: int = 0) -> Playout:
-    return Playout(index, repeat, start, 50, score, 0, "ply limit", 200, "")
+    return Playout(index, repeat, start, 50, score, 0, Termination.PLY_LIMIT, 200, "")
 
 
 def test_a_position_survives_its_json() -> None:
@@ -51,7 +51,7 @@ def test_a_playout_plays_to_the_end_with_the_same_dice_each_time() -> None:
     first = play_out((_position(), 0))
     assert first == play_out((_position(), 0))
     assert first.index == 4 and first.repeat == 0 and first.start_margin == 2
-    assert first.termination in ("ply limit", "elimination")
+    assert first.termination in (Termination.PLY_LIMIT, Termination.ELIMINATION)
     assert first.score in (0.0, 0.5, 1.0)
 
 
@@ -89,6 +89,6 @@ def test_the_command_plays_out_saved_positions(tmp_path, capsys) -> None:
 
 
 def test_summary_lists_forfeits() -> None:
-    late = Playout(7, 1, 0, 50, 0.0, -9, "timeout", 120, "replied after 0.25 s")
+    late = Playout(7, 1, 0, 50, 0.0, -9, Termination.TIME_FORFEIT, 120, "replied after 0.25 s")
     text = summary([late, _playout(2, 0, 1.0)])
-    assert "forfeits: 1" in text and "#7 repeat 1: timeout replied after 0.25 s" in text
+    assert "forfeits: 1" in text and "#7 repeat 1: time forfeit replied after 0.25 s" in text

@@ -166,3 +166,16 @@ def test_log_show_follow_prints_lines_as_they_are_written_until_the_result(tmp_p
     finally:
         reader.kill()
         transcript.close()
+
+
+def test_log_show_draws_the_boards_of_a_transcript_of_before(capsys):
+    # docs/games: written before the header held the first board (rows, cols null)
+    games = Path(__file__).resolve().parents[2] / "docs" / "games"
+    path = sorted(games.glob("thetrap-*.jsonl"))[0]
+    assert main(["log", "show", str(path), "--boards"]) == 0
+    out = capsys.readouterr().out
+    assert "grid size unknown" not in out and "board after" not in out
+    assert "result: vampires win by elimination" in out
+    plies = sum(1 for line in out.splitlines() if " ply " in line)
+    rows = [line for line in out.splitlines() if line.startswith("          0  ")]
+    assert plies > 2 and len(rows) == plies  # each ply's board after it, drawn

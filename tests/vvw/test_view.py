@@ -15,7 +15,7 @@ import trio
 from engine import Rules, Termination
 from engine.mapfile import GameMap, load_map
 from protocol.records import Frame, Header, Ply, Record, Result, Source
-from server.events import Seated, fan_out
+from server.events import Seated, TranscriptLine, fan_out
 from server.serving import Transcripts, serve
 from server.settings import Settings
 from tests.helpers.serving import Seats, results_into
@@ -339,6 +339,32 @@ async def test_serve_gives_the_live_view_each_game_s_lines_without_a_transcript_
     events = hub.games["1"].events
     assert events[0]["type"] == "start" and events[-1]["type"] == "result"
     assert events[-1]["plies"] == results[0].plies
+
+
+async def test_the_live_view_is_given_the_records_the_file_reads_back(tmp_path) -> None:
+    heard: list[Record] = []
+
+    def hear(event: object) -> None:
+        if isinstance(event, TranscriptLine):
+            heard.append(event.record)
+
+    settings = Settings(seed=3, rules=Rules(max_plies=12))
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(
+            lambda task_status: serve(
+                load_map(MAPS / "testmap.xml"),
+                settings,
+                port=0,
+                transcripts=Transcripts(tmp_path, keep_all=True, lines=True),
+                events=fan_out(hear, results_into([])),
+                task_status=task_status,
+            )
+        )
+        for name, seed in ((b"alice", 1), (b"bob", 2)):
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            nursery.start_soon(FakeBot(stream, name, random_policy(seed)).run)
+    [path] = tmp_path.glob("*.jsonl")
+    assert heard == read_transcript(path)  # typed as written: no JSON read back on the way
 
 
 async def _get(port: int, target: str, until: bytes) -> bytes:

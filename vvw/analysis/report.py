@@ -15,7 +15,7 @@ from engine.drawing import draw_board, window_around
 from engine.kinds import VAMPIRES, WEREWOLVES
 from protocol.watch import moves_text
 from vvw.analysis.analysis import GameAnalysis, SideSummary, TurnAnalysis, battle_words
-from vvw.analysis.judging import Label
+from vvw.analysis.judging import Label, chance_text
 
 BARS = "▁▂▃▄▅▆▇█"
 BOARD_WINDOW = 11
@@ -53,7 +53,7 @@ def summary_table(analysis: GameAnalysis) -> Table:
             str(s.counts[Label.INACCURACY]),
             str(s.counts[Label.MISTAKE]),
             str(s.counts[Label.BLUNDER]),
-            f"−{s.play:.0f}" if s.play >= 0.5 else "0",
+            _signed(-s.play),
             f"{s.luck:+.0f}",
         )
     return table
@@ -72,7 +72,7 @@ def labelled_table(analysis: GameAnalysis) -> Table | Text:
             str(turn.number),
             side_text(turn.side),
             _played(turn),
-            f"{100 * turn.score:.0f} → {100 * (turn.after or 0):.0f}",
+            f"{chance_text(turn.score)} → {chance_text(turn.expected or 0)}",
             f"{turn.drop:.0f}",
             Text(f"{label.value} {label.symbol}", style=LABEL_STYLE[label]),
             moves_text(turn.best),
@@ -99,6 +99,12 @@ def battles_table(analysis: GameAnalysis) -> Table | Text:
             Text(f"{100 * b.luck:+.0f}", style="green" if b.luck >= 0 else "red"),
         )
     return table
+
+
+def _signed(points: float) -> str:
+    """``−12``, ``+3``, ``0``: points rounded, with their sign."""
+    rounded = round(points)
+    return "0" if rounded == 0 else f"{rounded:+d}".replace("-", "−")
 
 
 def _played(turn: TurnAnalysis) -> str:

@@ -34,6 +34,7 @@ from vvw.analysis.leaves import Leaf
 from vvw.analysis.ledger import TurnAnalysis, TurnSearch, judged_turns, next_known, search_turn
 from vvw.analysis.luck import BattleLuck
 from vvw.analysis.search import DEFAULT_SETTINGS, PositionSearch, Settings
+from vvw.analysis.turning import TurningPoint, turning_points
 from vvw.wording import plural
 
 FORMAT = "vvw-analysis"
@@ -133,6 +134,20 @@ class GameAnalysis:
         points.append(self.game.score(side))
         return points
 
+    def turning_points(self) -> list[TurningPoint]:
+        """Where a side's chances fell by 25 points or more with no ply of its labelled
+        (:mod:`vvw.analysis.turning`)."""
+        curve = self.chances()
+        last = self.turns[-1] if self.turns else None
+        if curve[-1] is None and last is not None and last.after is not None:
+            curve[-1] = last.after if last.side == VAMPIRES else 1.0 - last.after
+        return turning_points(
+            self.turns,
+            [turn.after for turn in self.game.turns],
+            curve,
+            [self.label(turn) is not None for turn in self.turns],
+        )
+
     def summary(self, side: Kind) -> SideSummary:
         own = [t for t in self.turns if t.side == side and t.judged]
         counts = {label: 0 for label in Label}
@@ -178,6 +193,17 @@ class GameAnalysis:
             },
             "vampires": [None if c is None else chance_points(c) for c in self.chances()],
             "plies": [self._turn_json(t) for t in self.turns],
+            "turning_points": [
+                {
+                    "side": point.side.name.lower(),
+                    "first": point.first,
+                    "last": point.last,
+                    "from": chance_points(point.high),
+                    "to": chance_points(point.low),
+                    "text": point.text,
+                }
+                for point in self.turning_points()
+            ],
             "sides": {
                 side.name.lower(): self._side_json(self.summary(side))
                 for side in (VAMPIRES, WEREWOLVES)

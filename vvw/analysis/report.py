@@ -2,8 +2,9 @@
 
 In order: the game and the settings; a table per side (accuracy, inaccuracies, mistakes,
 blunders, points lost by play, luck); a sentence per side; the vampires' winning chances
-over the game as a line of bars; the plies labelled, each with the better ply; every
-random battle with its luck; each side's biggest swings with the board before them.
+over the game as a line of bars; the turning points; the plies labelled, each with the
+better ply; every random battle with its luck; each side's biggest swings with the board
+before them.
 """
 
 from rich.console import Console, Group, RenderableType
@@ -78,6 +79,16 @@ def labelled_table(analysis: GameAnalysis) -> Table | Text:
             moves_text(turn.best),
         )
     return table
+
+
+def turning_lines(analysis: GameAnalysis) -> list[RenderableType]:
+    """The turning points, one paragraph each (none: nothing)."""
+    points = analysis.turning_points()
+    if not points:
+        return []
+    lines: list[RenderableType] = [Text("turning points (no single ply to blame)")]
+    lines += [Text("  • " + point.text) for point in points]
+    return [*lines, Text("")]
 
 
 def battles_table(analysis: GameAnalysis) -> Table | Text:
@@ -168,6 +179,7 @@ def report(analysis: GameAnalysis) -> Group:
         Text.assemble(("vampires' winning chances", STYLE[VAMPIRES]), " ply by ply (▁ 0 … █ 100):"),
         Text("  " + sparkline(analysis.chances())),
         Text(""),
+        *turning_lines(analysis),
         labelled_table(analysis),
         Text(""),
         battles_table(analysis),

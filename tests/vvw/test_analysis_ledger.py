@@ -8,13 +8,23 @@ from hypothesis import strategies as st
 
 from agents.arena import play_game
 from agents.random_bot import RandomAgent
-from engine import VAMPIRES, WEREWOLVES, GameState, Move, Ply, Rules, Turn, resolve_ply
+from engine import (
+    VAMPIRES,
+    WEREWOLVES,
+    GameState,
+    Move,
+    Ply,
+    Rules,
+    Turn,
+    ply_outcomes,
+    resolve_ply,
+)
 from engine.mapgen import generate_map
 from tests.helpers.boards import board
 from vvw.analysis.analysis import GameAnalysis, analyse_game
 from vvw.analysis.game import PlayedGame, game_from_turns
 from vvw.analysis.judging import Thresholds, chance_text
-from vvw.analysis.search import Settings
+from vvw.analysis.search import PositionSearch, Settings
 
 
 def random_game(seed: int, width: int, height: int, plies: int) -> GameAnalysis:
@@ -166,3 +176,22 @@ def test_a_side_that_walks_away_from_a_house_the_other_takes_is_told_its_turning
 
 def json_text(analysis: GameAnalysis) -> str:
     return " ".join(p["text"] for p in analysis.to_json()["turning_points"])
+
+
+def test_an_endgame_is_worth_the_same_at_a_leaf_as_at_the_root() -> None:
+    # Taking the human makes a one-against-one endgame, which the root values by its exact
+    # solution: the search that sees it at a leaf must value it so too, or every ply
+    # before it would be judged against another scale than the ply after it.
+    before = board(
+        """
+        W7 .  .  .  .  .
+        .  .  .  .  V7 .
+        .  .  .  .  H1 .
+        """
+    )
+    search = PositionSearch(Settings(depth=2))
+    searched = search.position(before)
+    assert searched.best == (Move(4, 1, 7, 4, 2),)
+    ((_, child),) = ply_outcomes(before, searched.best)
+    assert search.position(child).how == "endgame"
+    assert searched.score == pytest.approx(1.0 - search.position(child).score, abs=0.01)

@@ -16,6 +16,7 @@ analysis is the same in any order, over any number of processes.
 """
 
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import attrs
@@ -139,6 +140,14 @@ class ChanceSearch(ExpectiminimaxAgent):
         return as_value(chance if state.to_move == self.species else 1.0 - chance)
 
 
+def endgame_or_leaf(state: GameState, leaf: Leaf, rules: Rules, curve: Curve) -> float:
+    """A one-against-one endgame's chance as the root values it (its exact solution
+    through the endgame curve), any other position's by ``leaf``: a position is worth
+    the same at the root and at a leaf."""
+    chance = endgame_chance(state, state.to_move, rules)
+    return leaf(state) if chance is None else curve.solved(chance)
+
+
 class PositionSearch:
     """Expected scores of positions and of plies' outcomes, from the side to move's view."""
 
@@ -152,7 +161,8 @@ class PositionSearch:
         self.settings = settings
         self.rules = rules
         self.curve = curve
-        self.agent = ChanceSearch(leaf or default_leaf(rules), rules, settings.widths)
+        judge = partial(endgame_or_leaf, leaf=leaf or default_leaf(rules), rules=rules, curve=curve)
+        self.agent = ChanceSearch(judge, rules, settings.widths)
 
     def _fresh(self) -> ChanceSearch:
         self.agent.rng.seed(0)  # its fallback ply, when no candidate is found, is then fixed

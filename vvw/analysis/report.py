@@ -55,7 +55,7 @@ def summary_table(analysis: GameAnalysis) -> Table:
             str(s.counts[Label.MISTAKE]),
             str(s.counts[Label.BLUNDER]),
             _signed(-s.play),
-            f"{s.luck:+.0f}",
+            _signed(s.luck),
         )
     return table
 

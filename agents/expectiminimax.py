@@ -203,6 +203,10 @@ class ExpectiminimaxAgent(TableSearch):
             score = on_win_scale(score, state, species, SQUASH_CEILING, self.contempt, counts)
         return cautious(max(LOSS, min(WIN, score)), self.risk)
 
+    def finished_value(self, winner: Kind | None, ply: int) -> float:
+        """The value of a game that ended at ``ply`` (``winner`` ``None``: a draw)."""
+        return cautious(terminal_value(winner, ply, self._own_species()), self.risk)
+
     def ply_value(self, state: GameState, ply: Ply, depth: int) -> float:
         """The expected value of ``ply`` for ``state.to_move``, ``depth`` plies deep, untimed
         (:meth:`root_values` of that one ply)."""
@@ -282,8 +286,7 @@ class ExpectiminimaxAgent(TableSearch):
             return known
         ending = end_of_game(state, self.rules)
         if ending is not None:
-            species = self._own_species()
-            return cautious(terminal_value(ending.winner, state.ply, species), self.risk)
+            return self.finished_value(ending.winner, state.ply)
         answer, first = self.answered(state, key, depth, alpha, beta)
         if answer is not None:
             return answer

@@ -18,10 +18,11 @@ from server.serving import serve
 from server.settings import Settings as ServerSettings
 from tests.helpers.boards import board
 from tests.helpers.maps import load
-from vvw.analysis.analysis import Swing, TurnAnalysis, analyse_game, analyse_turn
+from vvw.analysis.analysis import Swing, TurnAnalysis, analyse_game
 from vvw.analysis.chances import CURVE, Curve, certainty_equivalent, fit_curve
 from vvw.analysis.game import PlayedTurn, game_from_records, game_from_turns
 from vvw.analysis.judging import Label, Thresholds, accuracy, ply_accuracy
+from vvw.analysis.ledger import search_turn
 from vvw.analysis.search import PositionSearch, Settings
 from vvw.cli import main
 from vvw.transcripts import read_transcript
@@ -88,6 +89,9 @@ def test_a_lucky_battle_credits_its_exact_luck_to_the_side_that_won_it():
     assert battle.luck_for(WEREWOLVES) == pytest.approx(float(chance) - 1, abs=1e-12)
     assert (battle.attackers, battle.defenders, battle.won) == (8, 7, True)
     assert round(100 * battle.win_probability) == 64
+    (turn,) = analysis.turns
+    assert turn.luck == pytest.approx(1 - float(chance), abs=1e-12)  # the ply's luck too
+    assert turn.after == 1.0 and turn.score == pytest.approx(turn.after - turn.play - turn.luck)
     assert analysis.summary(VAMPIRES).luck == pytest.approx(100 * (1 - float(chance)))
     assert analysis.summary(WEREWOLVES).luck == pytest.approx(-100 * (1 - float(chance)))
     assert "8 against 7 at 64 %, won" in analysis.summary(VAMPIRES).sentence
@@ -105,7 +109,7 @@ def test_an_unlucky_battle_of_two_costs_the_mover_the_share_of_each():
     both = (Move(0, 1, 4, 1, 0), Move(0, 3, 5, 1, 3))  # 4 against 3, 5 against 4
     after = GameState.from_cells(4, 4, {(1, 0): (VAMPIRES, 2), (1, 3): (WEREWOLVES, 1)}, 1)
     search = PositionSearch(Settings(depth=2))
-    turn = analyse_turn(search, PlayedTurn(1, VAMPIRES, before, both, after))
+    turn = search_turn(search, PlayedTurn(1, VAMPIRES, before, both, after), next_known=False)
     first, second = turn.battles
     assert first.cell == (1, 0) and second.cell == (1, 3)
     assert first.happened == second.expected  # the shares chain: they add up to the ply's
@@ -116,7 +120,6 @@ def test_a_ply_the_candidate_generator_never_makes_is_judged():
     state = WALK_INTO_KILL
     odd = (Move(1, 1, 1, 0, 1), Move(1, 1, 1, 1, 2), Move(1, 1, 3, 2, 1))  # a three-way split
     assert odd not in ExpectiminimaxAgent().plies(state)
-    search = PositionSearch()
     after = GameState.from_cells(
         6,
         6,
@@ -130,9 +133,9 @@ def test_a_ply_the_candidate_generator_never_makes_is_judged():
         },
         1,
     )
-    turn = analyse_turn(search, PlayedTurn(1, VAMPIRES, state, odd, after))
-    assert turn.after is not None
-    assert turn.after == search.ply_score(state, odd, search.position(state))
+    analysis = analyse_game(one_turn_game(state, odd, after), Settings(depth=3))
+    (turn,) = analysis.turns
+    assert turn.judged and turn.expected == turn.after
     assert turn.drop > 0  # worse than converting a house, as it should be
 
 
@@ -214,11 +217,11 @@ def test_a_level_position_is_worth_nothing_to_either_side():
         .  .  .  .  .  .  .  W3
         """
     )
-    search = PositionSearch()
+    search = PositionSearch(Settings(depth=3))
     for state in (level, level.with_ply(1)):
         searched = search.position(state)
-        assert (searched.how, searched.value) == ("search", 0.0)
-        assert searched.score == CURVE.searched(0.0)
+        assert searched.how == "search"
+        assert searched.score == pytest.approx(0.5, abs=0.02)
 
 
 def test_fitting_finds_the_curves_that_made_the_scores():
@@ -326,5 +329,7 @@ async def test_a_bots_own_transcript_is_analysed_on_its_own_plies(tmp_path):
 )
 def test_a_swing_counts_its_points_in_words(after: float, words: str) -> None:
     move = (Move(1, 1, 5, 2, 2),)
-    turn = TurnAnalysis(1, VAMPIRES, WALK_INTO_KILL, 0.25, move, 4, "search", move, after)
+    turn = TurnAnalysis(
+        1, VAMPIRES, WALK_INTO_KILL, 0.25, move, 4, "search", move, after, expected=after
+    )
     assert f"ply 1: (1,1)->(2,2) x5 {words}" in Swing(turn).text

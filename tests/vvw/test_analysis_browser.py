@@ -3,6 +3,7 @@ tests/vvw/test_view_browser.py, whose ``browser`` fixture it uses): the winning-
 chart, the marks on it and in the move list, clicking a mark, the better ply, the luck."""
 
 import json
+import math
 from pathlib import Path
 
 from tests.vvw.test_view_browser import browser  # noqa: F401  (the fixture)
@@ -10,6 +11,12 @@ from vvw.cli import main
 
 GAME = Path(__file__).resolve().parents[2] / "docs" / "games"
 GAME = GAME / "testmap-5x9-expectiminimax-vs-zcsn.jsonl"
+
+
+def signed(points: float) -> str:
+    """Points as the page writes them (rounded half up, as ``Math.round``)."""
+    rounded = math.floor(points + 0.5)
+    return "0" if rounded == 0 else f"{rounded:+d}".replace("-", "−")
 
 
 def test_the_replay_of_an_analysed_game_shows_its_chances_marks_better_plies_and_luck(
@@ -57,6 +64,14 @@ def test_the_replay_of_an_analysed_game_shows_its_chances_marks_better_plies_and
     page.click(f'#move-list tbody tr[data-ply="{fought["ply"]}"]')
     luck = fought["battles"][0]["luck"]
     assert f"luck {'+' if luck >= 0 else '−'}{abs(luck):.0f}" in page.text_content("#battles")
+    # Each ply says its chances before and after, and the play and luck between them.
+    entry = fought
+    note = page.text_content("#notes .ledger")
+    assert note is not None and note.startswith(f"{entry['side']}' chances ")
+    assert f"play {signed(entry['play'])}, luck {signed(entry['luck'])}" in note
+    # Each side's play beside its luck.
+    sides = page.text_content("#sides")
+    assert sides is not None and f"play {signed(-analysis['sides']['vampires']['play'])}" in sides
     # A click on the chart's plot jumps to the ply under it.
     box = page.query_selector("#wins").bounding_box()
     assert box is not None

@@ -1,11 +1,11 @@
 """A game's analysis: every turn searched, judged and its battles' luck weighed, over processes.
 
 :func:`analyse_game` searches the position before each turn (:mod:`vvw.analysis.search`),
-the ply played, and each random battle's outcomes (:mod:`vvw.analysis.luck`); turns are
-independent, so they are shared among ``jobs`` processes and the result is the same for
-any number of them. :class:`GameAnalysis` holds it all, with each side's summary, and
-turns into plain JSON (:meth:`GameAnalysis.to_json`), the analysis file that
-``vvw replay`` reads.
+the best ply's and the ply played's outcomes; turns are searched independently, so they
+are shared among ``jobs`` processes and the result is the same for any number of them;
+then each turn's change in chances is split into play and luck (:mod:`vvw.analysis.ledger`).
+:class:`GameAnalysis` holds it all, with each side's summary, and turns into plain JSON
+(:meth:`GameAnalysis.to_json`), the analysis file that ``vvw replay`` reads.
 """
 
 import multiprocessing
@@ -16,83 +16,31 @@ from typing import Any
 
 import attrs
 
-from engine import GameState, Kind, Ply
+from engine import Kind
 from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.rules import Rules
 from protocol.watch import moves_text
 from vvw.analysis.chances import CURVE, Curve
 from vvw.analysis.game import PlayedGame, PlayedTurn
-from vvw.analysis.judging import DEFAULT_THRESHOLDS, Label, Thresholds, accuracy, drop
-from vvw.analysis.luck import BattleLuck, battle_luck, luck_of
+from vvw.analysis.judging import (
+    DEFAULT_THRESHOLDS,
+    Label,
+    Thresholds,
+    accuracy,
+    chance_points,
+    chance_text,
+)
+from vvw.analysis.leaves import Leaf
+from vvw.analysis.ledger import TurnAnalysis, TurnSearch, judged_turns, next_known, search_turn
+from vvw.analysis.luck import BattleLuck
 from vvw.analysis.search import DEFAULT_SETTINGS, PositionSearch, Settings
+from vvw.analysis.turning import TurningPoint, turning_points
 from vvw.wording import plural
 
 FORMAT = "vvw-analysis"
-VERSION = 1
+VERSION = 2
 SWINGS = 3
 """The biggest swings a side's summary shows."""
-
-
-@attrs.frozen
-class TurnAnalysis:
-    """One turn analysed. Scores are expected scores (0 to 1) for the mover."""
-
-    number: int
-    side: Kind
-    before: GameState
-    score: float
-    """The mover's expected score before the turn (with the best ply found)."""
-    best: Ply
-    depth: int
-    how: str
-    played: Ply | None = None
-    """``None`` for a skipped turn."""
-    after: float | None = None
-    """The mover's expected score after the ply played (``None``: not judged)."""
-    battles: tuple[BattleLuck, ...] = ()
-    think: float | None = None
-    value: float | None = None
-    """What the curve turned into ``score``: the search's value, or a solved endgame's
-    exact chance (``how`` says which)."""
-
-    @property
-    def drop(self) -> float:
-        """Points (0 to 100) the ply played lost against the best found."""
-        return 0.0 if self.after is None else drop(self.score, self.after)
-
-    @property
-    def judged(self) -> bool:
-        return self.after is not None
-
-
-def analyse_turn(search: PositionSearch, turn: PlayedTurn) -> TurnAnalysis:
-    """One turn's analysis (see the module docstring)."""
-    searched = search.position(turn.before)
-    after = None
-    battles: tuple[BattleLuck, ...] = ()
-    if turn.ply is not None and not turn.illegal:
-        if turn.ply == searched.best:
-            after = searched.score
-        else:
-            after = search.ply_score(turn.before, turn.ply, searched)
-        if turn.after is not None:
-            battles = tuple(battle_luck(search, turn.number, turn.before, turn.ply, turn.after))
-    elif turn.ply is None:  # a skipped turn: the board as it was, the other side to move
-        after = search.after_score(turn.before.with_ply(turn.before.ply + 1), turn.side)
-    return TurnAnalysis(
-        turn.number,
-        turn.side,
-        turn.before,
-        searched.score,
-        searched.best,
-        searched.depth,
-        searched.how,
-        turn.ply,
-        after,
-        battles,
-        turn.think,
-        searched.value,
-    )
 
 
 @attrs.frozen
@@ -107,7 +55,8 @@ class Swing:
         played = moves_text(t.played) if t.played is not None else "(turn skipped)"
         return (
             f"ply {t.number}: {played} lost {_points(t.drop)}"
-            f" ({100 * t.score:.0f} → {100 * (t.after or 0):.0f}); better {moves_text(t.best)}"
+            f" ({chance_text(t.score)} → {chance_text(t.expected or 0)});"
+            f" better {moves_text(t.best)}"
         )
 
 
@@ -127,7 +76,7 @@ class SideSummary:
     luck: float
     """Points (of 100) of expected score the dice gave (negative: took)."""
     play: float
-    """Points the side's plies lost against the best found (the sum of its drops)."""
+    """Points the side's plies lost against the best found, in all (negative: gained)."""
     swings: tuple[Swing, ...]
     luckiest: BattleLuck | None
     """The battle that gave the most (or, if the dice took, took the most)."""
@@ -148,7 +97,9 @@ class SideSummary:
                 f"{verb} {_points(abs(self.luck))} {word} the dice (ply {b.ply}:"
                 f" {whose}{battle_words(b)})"
             )
-        return f"{who} {dice} and lost {self.play:.0f} by play"
+        if self.play <= -0.5:
+            return f"{who} {dice} and gained {-self.play:.0f} by play"
+        return f"{who} {dice} and lost {max(0.0, self.play):.0f} by play"
 
 
 def battle_words(b: BattleLuck) -> str:
@@ -183,6 +134,20 @@ class GameAnalysis:
         points.append(self.game.score(side))
         return points
 
+    def turning_points(self) -> list[TurningPoint]:
+        """Where a side's chances fell by 25 points or more with no ply of its labelled
+        (:mod:`vvw.analysis.turning`)."""
+        curve = self.chances()
+        last = self.turns[-1] if self.turns else None
+        if curve[-1] is None and last is not None and last.after is not None:
+            curve[-1] = last.after if last.side == VAMPIRES else 1.0 - last.after
+        return turning_points(
+            self.turns,
+            [turn.after for turn in self.game.turns],
+            curve,
+            [self.label(turn) is not None for turn in self.turns],
+        )
+
     def summary(self, side: Kind) -> SideSummary:
         own = [t for t in self.turns if t.side == side and t.judged]
         counts = {label: 0 for label in Label}
@@ -191,7 +156,7 @@ class GameAnalysis:
             if label is not None:
                 counts[label] += 1
         battles = self.battles
-        luck = 100 * luck_of(side, battles)
+        luck = 100 * sum(t.luck if t.side == side else -t.luck for t in self.turns)
         luckiest = None
         if battles:
             pick = max if luck > 0 else min
@@ -203,7 +168,7 @@ class GameAnalysis:
             accuracy([t.drop for t in own]),
             counts,
             luck,
-            sum(t.drop for t in own),
+            -100 * sum(t.play for t in own),
             tuple(Swing(t) for t in swings if t.drop >= 0.5),
             luckiest,
         )
@@ -222,11 +187,23 @@ class GameAnalysis:
             "settings": {
                 "depth": self.settings.depth,
                 "seconds": self.settings.seconds,
+                "widths": list(self.settings.widths),
                 "thresholds": attrs.asdict(self.thresholds),
                 "curve": attrs.asdict(self.curve),
             },
-            "vampires": [None if c is None else round(100 * c, 2) for c in self.chances()],
+            "vampires": [None if c is None else chance_points(c) for c in self.chances()],
             "plies": [self._turn_json(t) for t in self.turns],
+            "turning_points": [
+                {
+                    "side": point.side.name.lower(),
+                    "first": point.first,
+                    "last": point.last,
+                    "from": chance_points(point.high),
+                    "to": chance_points(point.low),
+                    "text": point.text,
+                }
+                for point in self.turning_points()
+            ],
             "sides": {
                 side.name.lower(): self._side_json(self.summary(side))
                 for side in (VAMPIRES, WEREWOLVES)
@@ -238,10 +215,13 @@ class GameAnalysis:
         return {
             "ply": t.number,
             "side": t.side.name.lower(),
-            "score": round(100 * t.score, 2),
+            "score": chance_points(t.score),
             "played": None if t.played is None else [list(m) for m in t.played],
             "best": [list(m) for m in t.best],
-            "after": None if t.after is None else round(100 * t.after, 2),
+            "after": None if t.after is None else chance_points(t.after),
+            "expected": None if t.expected is None else chance_points(t.expected),
+            "play": round(100 * t.play, 2),
+            "luck": round(100 * t.luck, 2),
             "drop": round(t.drop, 2),
             "label": None if label is None else label.value,
             "depth": t.depth,
@@ -295,30 +275,35 @@ def default_jobs() -> int:
 _worker: PositionSearch | None = None
 
 
-def _start_worker(settings: Settings, rules: Rules, curve: Curve) -> None:
+def _start_worker(settings: Settings, rules: Rules, leaf: Leaf | None, curve: Curve) -> None:
     global _worker
-    _worker = PositionSearch(settings, rules, curve)
+    _worker = PositionSearch(settings, rules, leaf, curve)
 
 
-def _work(turn: PlayedTurn) -> TurnAnalysis:
+def _work(job: tuple[PlayedTurn, bool]) -> TurnSearch:
     assert _worker is not None
-    return analyse_turn(_worker, turn)
+    return search_turn(_worker, *job)
 
 
-def analysed_turns(
-    game: PlayedGame, settings: Settings, curve: Curve = CURVE, jobs: int = 1
-) -> Iterator[TurnAnalysis]:
-    """Each turn of ``game`` analysed, in order, with ``jobs`` processes."""
+def searched_turns(
+    game: PlayedGame,
+    settings: Settings,
+    leaf: Leaf | None = None,
+    curve: Curve = CURVE,
+    jobs: int = 1,
+) -> Iterator[TurnSearch]:
+    """Each turn of ``game`` searched, in order, with ``jobs`` processes."""
+    work = [(turn, next_known(game, i)) for i, turn in enumerate(game.turns)]
     if jobs <= 1 or len(game.turns) < 2:
-        search = PositionSearch(settings, game.rules, curve)
-        for turn in game.turns:
-            yield analyse_turn(search, turn)
+        search = PositionSearch(settings, game.rules, leaf, curve)
+        for job in work:
+            yield search_turn(search, *job)
         return
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(
-        jobs, context, initializer=_start_worker, initargs=(settings, game.rules, curve)
+        jobs, context, initializer=_start_worker, initargs=(settings, game.rules, leaf, curve)
     ) as pool:
-        yield from pool.map(_work, game.turns)
+        yield from pool.map(_work, work)
 
 
 def analyse_game(
@@ -326,13 +311,16 @@ def analyse_game(
     settings: Settings = DEFAULT_SETTINGS,
     *,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    leaf: Leaf | None = None,
     curve: Curve = CURVE,
     jobs: int = 1,
-    progress: Callable[[TurnAnalysis], None] = lambda turn: None,
+    progress: Callable[[TurnSearch], None] = lambda turn: None,
 ) -> GameAnalysis:
-    """The analysis of ``game``; ``progress`` is called after each turn, in order."""
-    turns = []
-    for turn in analysed_turns(game, settings, curve, jobs):
-        turns.append(turn)
+    """The analysis of ``game`` judged by ``leaf`` (by default
+    :func:`vvw.analysis.leaves.default_leaf`); ``progress`` is called after each turn is
+    searched, in order."""
+    found = []
+    for turn in searched_turns(game, settings, leaf, curve, jobs):
+        found.append(turn)
         progress(turn)
-    return GameAnalysis(game, tuple(turns), settings, thresholds, curve)
+    return GameAnalysis(game, judged_turns(game, found), settings, thresholds, curve)

@@ -95,3 +95,22 @@ def accuracy(points_lost: Sequence[float]) -> float | None:
     arithmetic = sum(values) / len(values)
     harmonic = len(values) / sum(1.0 / max(v, 1.0) for v in values)
     return (arithmetic + harmonic) / 2
+
+
+def chance_points(chance: float) -> float:
+    """A chance (0 to 1) in points to two decimals, 0 or 100 only when certain."""
+    points = round(100 * chance, 2)
+    if 0.0 < chance < 1.0:
+        return min(99.99, max(0.01, points))
+    return points
+
+
+def chance_text(chance: float) -> str:
+    """A chance (0 to 1) in whole points: ``0`` and ``100`` only for a certain one (a
+    finished game, a proved result), else ``<1`` and ``>99`` at most."""
+    points = round(100 * chance)
+    if 0.0 < chance < 1.0 and points <= 0:
+        return "<1"
+    if 0.0 < chance < 1.0 and points >= 100:
+        return ">99"
+    return str(points)

@@ -2,13 +2,12 @@
 
 For a ply with random battles, the engine gives the exact distribution of the boards it
 can lead to (:func:`engine.ply_outcomes`, exact ``Fraction`` probabilities). Each board is
-scored for the mover (:meth:`vvw.analysis.search.PositionSearch.after_score`, searched one
-ply less deep than the positions, or :data:`SHALLOW` ply when the battles have more than
-:data:`MANY_OUTCOMES` outcomes together). The ply's luck is the score of the board that
-happened less the expected score over the distribution. With several battles in one ply,
-each gets its share in order: the expected score once its outcome is known, less the
-expected score before (the shares add up to the ply's luck). The mover is credited the
-luck, the other side the opposite.
+scored for the mover (:meth:`vvw.analysis.search.PositionSearch.outcomes`: searched as deep
+as the positions when they are few, less deep when many). The ply's luck is the score of
+the board that happened less the expected score over the distribution. With several
+battles in one ply, each gets its share in order: the expected score once its outcome is
+known, less the expected score before (the shares add up to the ply's luck). The mover is
+credited the luck, the other side the opposite.
 """
 
 from collections.abc import Sequence
@@ -16,13 +15,7 @@ from fractions import Fraction
 
 import attrs
 
-from engine import GameState, Kind, Ply, ply_outcomes, resolve_ply, win_probability
-from vvw.analysis.search import PositionSearch
-
-MANY_OUTCOMES = 32
-"""Outcomes of a ply's battles (together) above which each is searched only
-:data:`SHALLOW` ply deep."""
-SHALLOW = 1
+from engine import GameState, Kind, Ply, Rules, resolve_ply, win_probability
 
 
 @attrs.frozen
@@ -62,20 +55,23 @@ class BattleLuck:
 
 
 def battle_luck(
-    search: PositionSearch, number: int, before: GameState, ply: Ply, after: GameState
+    number: int,
+    before: GameState,
+    ply: Ply,
+    after: GameState,
+    scored: Sequence[tuple[Fraction, GameState, float]],
+    rules: Rules,
 ) -> list[BattleLuck]:
     """The luck of each random battle of ``ply`` played in ``before`` (turn ``number``)
-    that led to ``after``; none if the ply has no random battle. ``ValueError`` if
-    ``after`` is not one of the boards the ply can lead to."""
-    battles = resolve_ply(before, ply, search.rules).battles
+    that led to ``after``, its outcomes ``scored`` (probability, board, the mover's
+    expected score); none if the ply has no random battle. ``ValueError`` if ``after`` is
+    not one of the boards the ply can lead to."""
+    battles = resolve_ply(before, ply, rules).battles
     if not battles:
         return []
-    outcomes = ply_outcomes(before, ply, search.rules, exact=True)
-    if not any(state == after for _, state in outcomes):
+    if not any(state == after for _, state, _ in scored):
         raise ValueError(f"ply {number}: the board after it is not one the ply can lead to")
     mover = before.to_move
-    depth = search.settings.depth - 1 if len(outcomes) <= MANY_OUTCOMES else SHALLOW
-    scored = [(p, state, search.after_score(state, mover, max(1, depth))) for p, state in outcomes]
     cols = before.cols
     cells = [battle.y * cols + battle.x for battle in battles]
     result = []

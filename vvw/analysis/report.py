@@ -2,8 +2,9 @@
 
 In order: the game and the settings; a table per side (accuracy, inaccuracies, mistakes,
 blunders, points lost by play, luck); a sentence per side; the vampires' winning chances
-over the game as a line of bars; the plies labelled, each with the better ply; every
-random battle with its luck; each side's biggest swings with the board before them.
+over the game as a line of bars; the turning points; the plies labelled, each with the
+better ply; every random battle with its luck; each side's biggest swings with the board
+before them.
 """
 
 from rich.console import Console, Group, RenderableType
@@ -15,7 +16,7 @@ from engine.drawing import draw_board, window_around
 from engine.kinds import VAMPIRES, WEREWOLVES
 from protocol.watch import moves_text
 from vvw.analysis.analysis import GameAnalysis, SideSummary, TurnAnalysis, battle_words
-from vvw.analysis.judging import Label
+from vvw.analysis.judging import Label, chance_text
 
 BARS = "▁▂▃▄▅▆▇█"
 BOARD_WINDOW = 11
@@ -53,8 +54,8 @@ def summary_table(analysis: GameAnalysis) -> Table:
             str(s.counts[Label.INACCURACY]),
             str(s.counts[Label.MISTAKE]),
             str(s.counts[Label.BLUNDER]),
-            f"−{s.play:.0f}" if s.play >= 0.5 else "0",
-            f"{s.luck:+.0f}",
+            _signed(-s.play),
+            _signed(s.luck),
         )
     return table
 
@@ -72,12 +73,22 @@ def labelled_table(analysis: GameAnalysis) -> Table | Text:
             str(turn.number),
             side_text(turn.side),
             _played(turn),
-            f"{100 * turn.score:.0f} → {100 * (turn.after or 0):.0f}",
+            f"{chance_text(turn.score)} → {chance_text(turn.expected or 0)}",
             f"{turn.drop:.0f}",
             Text(f"{label.value} {label.symbol}", style=LABEL_STYLE[label]),
             moves_text(turn.best),
         )
     return table
+
+
+def turning_lines(analysis: GameAnalysis) -> list[RenderableType]:
+    """The turning points, one paragraph each (none: nothing)."""
+    points = analysis.turning_points()
+    if not points:
+        return []
+    lines: list[RenderableType] = [Text("turning points (no single ply to blame)")]
+    lines += [Text("  • " + point.text) for point in points]
+    return [*lines, Text("")]
 
 
 def battles_table(analysis: GameAnalysis) -> Table | Text:
@@ -99,6 +110,12 @@ def battles_table(analysis: GameAnalysis) -> Table | Text:
             Text(f"{100 * b.luck:+.0f}", style="green" if b.luck >= 0 else "red"),
         )
     return table
+
+
+def _signed(points: float) -> str:
+    """``−12``, ``+3``, ``0``: points rounded, with their sign."""
+    rounded = round(points)
+    return "0" if rounded == 0 else f"{rounded:+d}".replace("-", "−")
 
 
 def _played(turn: TurnAnalysis) -> str:
@@ -162,6 +179,7 @@ def report(analysis: GameAnalysis) -> Group:
         Text.assemble(("vampires' winning chances", STYLE[VAMPIRES]), " ply by ply (▁ 0 … █ 100):"),
         Text("  " + sparkline(analysis.chances())),
         Text(""),
+        *turning_lines(analysis),
         labelled_table(analysis),
         Text(""),
         battles_table(analysis),

@@ -55,6 +55,9 @@ class Played:
     outputs: dict[Kind, list[Path]]
     """Each side's non-empty output files (standard output, then error)."""
     transcript: Path | None = None
+    fallbacks: dict[Kind, int] = attrs.field(factory=dict)
+    """Each side's plies that were its client library's fallbacks, not its own (counted
+    for bots on vvw's client library only: see :data:`server.processes.FALLBACKS_VARIABLE`)."""
 
 
 @attrs.frozen
@@ -90,6 +93,7 @@ class _Bots:
         self.game_dir = game_dir
         self.running: dict[Kind, BotProcess] = {}
         self.outputs: dict[Kind, list[Path]] = {}
+        self.fallbacks: dict[Kind, int] = {}
 
     async def start(
         self, species: Kind, name: str, argv: list[str], folder: str | None = None
@@ -110,6 +114,9 @@ class _Bots:
     ) -> None:
         for bot in self.running.values():
             await stop_bot(bot)  # shielded: a cancelled match ends its bots too
+        for species, bot in self.running.items():
+            self.fallbacks[species] = len(bot.fallbacks())
+            bot.fallbacks_path.unlink(missing_ok=True)  # counted: the .err says why
         self.outputs = _tidy(self.running, self.game_dir)
 
 
@@ -156,10 +163,11 @@ async def play_one(
     except BaseException:
         aborted = _aborted_in(receive)
         if aborted is not None and on_abort is not None:
-            on_abort(Played(_named(aborted.result, names), bots.outputs, aborted.transcript))
+            played = Played(_named(aborted.result, names), bots.outputs, aborted.transcript)
+            on_abort(attrs.evolve(played, fallbacks=bots.fallbacks))
         raise
     result = _named(_crashed(ended.result, bots.running), names)
-    return Played(result, bots.outputs, ended.transcript)
+    return Played(result, bots.outputs, ended.transcript, bots.fallbacks)
 
 
 @attrs.frozen
@@ -409,6 +417,7 @@ def results_line(
             creatures=record.creatures,
             longest_think=record.longest_think,
             skipped_turns=record.skipped_turns,
+            fallbacks=played.fallbacks.get(species, 0),
             thinks=tuple(round(think, 4) for think in record.thinks),
             outputs=tuple(str(path) for path in played.outputs.get(species, [])),
         )

@@ -23,7 +23,7 @@ from vvw import signals
 from vvw.argtypes import port_number, positive_float, positive_int
 from vvw.bots import time_budget
 from vvw.errors import Stopped, UsageError
-from vvw.game_arguments import add_battle_arguments, settings_record
+from vvw.game_arguments import add_battle_arguments, settings_record, split_maps_and_bots
 from vvw.human import PageAgent, Seat, play_handler, play_person
 from vvw.mapchoice import MapChoice, resolve_maps
 from vvw.participants import Participant, parse_participants
@@ -88,8 +88,11 @@ def run(args: argparse.Namespace) -> int:
     # A ply played for the person when the clock runs out is said on the page and at the
     # end, not as the bots' client's warning.
     logging.getLogger("agents.client").setLevel(logging.ERROR)
-    choice = _map(args.map)
-    bot = _bot(args.bot, args.name)
+    map_words, bot_words = split_maps_and_bots(args.map, args.bot)  # --map thetrap greedy
+    if not bot_words:
+        raise UsageError("no bot to play against: vvw play BOT --map MAP")
+    choice = _map(map_words)
+    bot = _bot(bot_words, args.name)
     place = Listening(args.host, args.port, "the page (--port)")
     check_free([place])
     seed = args.seed if args.seed is not None else fresh_seed()
@@ -197,7 +200,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "bot",
-        nargs="+",
+        nargs="*",
         metavar="BOT",
         help="a built-in name with options ('alphabeta --depth 4') or a command"
         " ('./mybot {host} {port}'), optionally after name=NAME",

@@ -36,6 +36,7 @@ from server.events import (
     fan_out,
 )
 from server.processes import BotProcess, await_exit, start_bot, stop_bot
+from server.referee import play_game
 from server.serving import Transcripts, serve
 from server.settings import Settings
 from vvw.participants import Participant
@@ -102,6 +103,17 @@ class _Bots:
         bot = await start_bot(file_stem(species, name), argv, self.game_dir, folder)
         self.running[species] = bot
         return bot
+
+    async def judge_hang_up(self, species: Kind, how: str) -> tuple[Termination, str]:
+        """A bot whose connection closed mid-game: a crash if its process exits with an
+        error (waited for a moment), with its exit code and last words; else as ``how``."""
+        bot = self.running.get(species)
+        if bot is None:
+            return Termination.DISCONNECT, how
+        await await_exit(bot)  # a crash closes the socket a moment before the process ends
+        if bot.crashed:
+            return Termination.CRASH, _crash_detail(bot)
+        return Termination.DISCONNECT, how
 
     async def __aenter__(self) -> "_Bots":
         return self
@@ -203,6 +215,7 @@ class _Game:
                     transcripts=self.transcripts,
                     events=hear,
                     forfeits=forfeits,
+                    referee=partial(play_game, hung_up=bots.judge_hang_up),
                 )
             )
             lost = await self._seat_both(nursery, port, bots, send, receive)
@@ -332,9 +345,13 @@ def _crashed(result: GameResult, running: dict[Kind, BotProcess]) -> GameResult:
         return result
     for species, bot in running.items():
         if species != result.winner and bot.crashed:
-            detail = f"{bot.label} exited with code {bot.exit_code}: {bot.stderr_tail()}"
-            return attrs.evolve(result, termination=Termination.CRASH, detail=detail)
+            return attrs.evolve(result, termination=Termination.CRASH, detail=_crash_detail(bot))
     return result
+
+
+def _crash_detail(bot: BotProcess) -> str:
+    """``bot.py exited with code 3: <its last lines on standard error>``."""
+    return f"{bot.label} exited with code {bot.exit_code}: {bot.stderr_tail()}"
 
 
 def _named(result: GameResult, names: dict[Kind, str]) -> GameResult:

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import attrs
 import trio
@@ -173,7 +174,7 @@ async def play_one(
                     if species != ended.result.winner:
                         await await_exit(bot)
     except BaseException:
-        aborted = _aborted_in(receive)
+        aborted = aborted_in(receive)
         if aborted is not None and on_abort is not None:
             played = Played(_named(aborted.result, names), bots.outputs, aborted.transcript)
             on_abort(attrs.evolve(played, fallbacks=bots.fallbacks))
@@ -328,7 +329,7 @@ async def _until_ended(
             to_forfeit.send_nowait((event.species, how))
 
 
-def _aborted_in(receive: trio.MemoryReceiveChannel[_Event]) -> GameEnded | None:
+def aborted_in(receive: trio.MemoryReceiveChannel[Any]) -> GameEnded | None:
     """The end of the game the server reported as it was stopped, if it was playing one."""
     while True:
         try:

@@ -136,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
     page = {"play": {"side": side.name.lower(), "token": token, "name": args.name}}
     handler = play_handler(seat, token, view_handler(hub, page, ("play.html",)))
     played: list[Played] = []
+    aborted: list[Played] = []
 
     def announce(address: str) -> None:
         print(
@@ -162,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
                 bot_time=args.bot_time,
                 bot_seed=game.seeds[0 if side == Kind.WEREWOLVES else 1],
                 events=hub.listener(f"{choice.label}", names),
+                on_abort=aborted.append,
             )
             played.append(game_played)
             writer.add(results_line(game, game_played, time.monotonic() - began, None))
@@ -171,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         writer.close()
     if signum is not None:
-        raise Stopped(signum, "(no game recorded)" if not played else "")
+        raise Stopped(signum, _stopped(played, aborted))
     [done] = played
     result = done.result
     winner = (
@@ -185,6 +187,17 @@ def run(args: argparse.Namespace) -> int:
     replay = f"; its replay: vvw replay {done.transcript}" if done.transcript else ""
     print(f"recorded in {path}{replay}", flush=True)
     return 0
+
+
+def _stopped(played: list[Played], aborted: list[Played]) -> str:
+    """What a stop signal left: the game aborted and where its transcript is, or none."""
+    if played:
+        return ""
+    if not aborted:
+        return "before the game began (no game recorded)"
+    [game] = aborted
+    kept = f"; its transcript: {game.transcript}" if game.transcript is not None else ""
+    return f"(the game aborted after {plies(game.result.plies)}, not recorded{kept})"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

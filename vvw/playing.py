@@ -112,8 +112,8 @@ class _Bots:
         if bot is None:
             return Termination.DISCONNECT, how
         await await_exit(bot)  # a crash closes the socket a moment before the process ends
-        if bot.crashed:
-            return Termination.CRASH, _crash_detail(bot)
+        if bot.crashed:  # the referee puts the player's label in front
+            return Termination.CRASH, f"its process {_crash_detail(bot)}"
         return Termination.DISCONNECT, how
 
     async def __aenter__(self) -> "_Bots":

@@ -33,7 +33,7 @@ def test_a_crashed_bots_transcript_carries_the_crash_and_its_last_words(tmp_path
     results = _kept_results(folder)
     assert [r.termination for r in results] == ["crash", "crash"]
     for result in results:
-        assert "-crash exited with code 3: " in result.detail
+        assert ": its process " in result.detail and "-crash exited with code 3: " in result.detail
         assert result.detail.endswith("Traceback (most recent call last):\nboom: the bot broke")
         said = result.detail.replace("\n", "\\n")  # a line of the match: printable
         assert f" win by crash after {plies(result.plies)}: {said} |" in out

@@ -12,6 +12,7 @@ and the two games; ``play random greedy`` keeps the map and the games).
 
 import hashlib
 import os
+import signal
 import subprocess
 import sys
 import venv
@@ -28,12 +29,55 @@ MATCH_FLAGS = frozenset(
     {"-h", "--help", "--force", "--keep-transcripts", "--no-transcript", "--view"}
 )
 """The options of ``vvw match`` that take no value (a test keeps this true)."""
+STOP_SIGNALS = [
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+]
 
 
 def run(*command: str | Path) -> int:
     """Run a command from the project's root; return its exit code."""
     print("+", " ".join(str(part) for part in command), flush=True)
     return subprocess.call([str(part) for part in command], cwd=ROOT)
+
+
+def _terminal_reaches_child() -> bool:
+    """Whether the terminal sends its Ctrl-C (and its hang-up) to our process group, which
+    our child shares: it then has the signal already."""
+    for fd in (0, 1, 2):
+        try:
+            if os.isatty(fd):
+                return os.tcgetpgrp(fd) == os.getpgrp()
+        except (OSError, AttributeError):
+            pass
+    return False
+
+
+def run_to_its_end(*command: str | Path) -> int:
+    """:func:`run`, for a command that stops cleanly on a signal (``vvw match``): a stop
+    signal is passed on to it (unless the terminal sent it to both of us) and its own end
+    is waited for, so its summary is printed and its bots are ended; its exit code."""
+    print("+", " ".join(str(part) for part in command), flush=True)
+    child: subprocess.Popen[bytes] | None = None
+    early: list[int] = []
+
+    def pass_on(signum: int, _frame: object) -> None:
+        if signum != signal.SIGTERM and _terminal_reaches_child():
+            return
+        if child is None:
+            early.append(signum)
+        else:
+            child.send_signal(signum)
+
+    before = {signum: signal.signal(signum, pass_on) for signum in STOP_SIGNALS}
+    try:  # a handler of ours is reset in the child: its own signals are its defaults
+        child = subprocess.Popen([str(part) for part in command], cwd=ROOT)
+        for signum in early:
+            child.send_signal(signum)
+        code = child.wait()
+        return 128 - code if code < 0 else code  # killed by a signal: as a shell says it
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
 def set_up(with_tests: bool = True) -> None:
@@ -105,7 +149,7 @@ def main(argv: list[str]) -> int:
     command, extra = argv[0], argv[1:]
     set_up(with_tests=command != "play")
     if command == "play":
-        return run(BIN / "vvw", "match", *match_arguments(extra))
+        return run_to_its_end(BIN / "vvw", "match", *match_arguments(extra))
     if command == "test":
         lint = run(BIN / "ruff", "check", ".")
         layout = run(BIN / "ruff", "format", "--check", ".")

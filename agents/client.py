@@ -10,7 +10,10 @@ A bot author writes one :class:`agents.base.Agent`; :func:`play` (TCP) or :func:
   ``time.monotonic()`` at which the UPD arrived plus ``time_budget``;
 - if the agent raises, returns an illegal or empty ply, or is still thinking at the deadline,
   a legal random ply is sent instead (a *fallback*): never a late or an illegal ply. An agent
-  still busy with an abandoned computation is not asked again until it is done;
+  still busy with an abandoned computation is not asked again until it is done. Each
+  fallback is logged, counted in the :class:`Summary` and, when the environment names a
+  file in :data:`FALLBACKS_VARIABLE` (``vvw match`` and ``vvw check-bot`` do), noted there
+  as one line, so whoever runs the bot can count the plies that were not its own;
 - the server is read all the time: if it sends anything after an UPD before the reply is
   ready (a server that skipped the turn, on a machine too busy to answer in time), that
   reply is not sent, since the server would take it as the answer to its next UPD;
@@ -50,6 +53,9 @@ DEFAULT_TIME_BUDGET = 1.8
 RECONNECT_TIME = 10.0
 """Seconds to keep trying to reconnect to a server that restarts between games."""
 RECONNECT_INTERVAL = 0.2
+FALLBACKS_VARIABLE = "VVW_FALLBACKS"
+"""The environment variable naming a file to which each fallback adds a line (the bot's
+name and why); ``server.processes`` sets it for every bot it starts."""
 
 
 @attrs.define
@@ -86,6 +92,18 @@ def fallback_ply(state: GameState, rng: random.Random) -> Ply:
         if find_violation(state, (move,)) is None:
             return (move,)
     return ()
+
+
+def note_fallback(why: str) -> None:
+    """Add a line to the file :data:`FALLBACKS_VARIABLE` names, if it names one."""
+    path = os.environ.get(FALLBACKS_VARIABLE)
+    if not path:
+        return
+    try:
+        with open(path, "a", encoding="utf-8") as notes:
+            notes.write(" ".join(why.split()) + "\n")
+    except OSError as error:  # the bot plays on: the count is a help, not the game
+        log.warning("cannot note the fallback in %s: %s", path, error)
 
 
 def _judged(done: bool, answer: object, state: GameState) -> tuple[Ply | None, str]:
@@ -212,6 +230,7 @@ class _Connection:
             log.warning("%s %s: sending a fallback ply", self.agent.name, why)
             ply = fallback_ply(state, self.rng)
             self.summary.fallbacks += 1
+            note_fallback(f"{self.agent.name} {why}")
         try:
             await self.stream.send_all(encode(Mov(tuple((*move,) for move in ply))))
         except (trio.BrokenResourceError, trio.ClosedResourceError) as error:

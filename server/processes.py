@@ -40,6 +40,10 @@ REAP_TIME = 2.0
 """Seconds to wait for the killed descendants of a bot to be gone (re-parented and reaped)."""
 TOKEN_PREFIX = "VVW_BOT_"
 """Environment variables ``VVW_BOT_<token>=1`` mark a bot and everything it starts."""
+FALLBACKS_VARIABLE = "VVW_FALLBACKS"
+"""Names, in a bot's environment, the file where vvw's client library notes each fallback
+ply (``agents.client.FALLBACKS_VARIABLE``: the same name; the two rooms never import each
+other). A bot on another client never writes it: its fallbacks, if any, are not counted."""
 PROC = Path("/proc")
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -100,6 +104,20 @@ class BotProcess:
             self.exited_at = trio.current_time()
         return code
 
+    @property
+    def fallbacks_path(self) -> Path:
+        """Where the bot's client library notes its fallback plies (see
+        :data:`FALLBACKS_VARIABLE`)."""
+        return self.stderr_path.with_suffix(".fallbacks")
+
+    def fallbacks(self) -> list[str]:
+        """The fallback plies the bot's client library noted so far: why each was sent."""
+        try:
+            text = self.fallbacks_path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return []
+        return text.splitlines()
+
     def stderr_tail(self, lines: int = 5) -> str:
         """The last lines the bot wrote to its standard error (for crash reports)."""
         try:
@@ -119,7 +137,8 @@ async def start_bot(
     stdout_path = log_dir / f"{label}.out"
     stderr_path = log_dir / f"{label}.err"
     token = secrets.token_hex(8)
-    env = {**os.environ, f"{TOKEN_PREFIX}{token}": "1"}
+    fallbacks = log_dir / f"{label}.fallbacks"
+    env = {**os.environ, f"{TOKEN_PREFIX}{token}": "1", FALLBACKS_VARIABLE: str(fallbacks)}
     with stdout_path.open("wb") as stdout, stderr_path.open("wb") as stderr:
         try:
             process = await trio.lowlevel.open_process(

@@ -9,7 +9,7 @@ error. Whatever a bot does, both get END then BYE.
 
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import trio
 
@@ -28,6 +28,12 @@ ABORT_GOODBYE = 2.0
 """Seconds to say END/BYE when the server is stopped (a bot may not be reading)."""
 
 
+HangUpJudge = Callable[[Kind, str], Awaitable[tuple[Termination, str]]]
+"""Given the side whose connection closed mid-game and how, the termination and detail its
+loss is recorded with: whoever started the bot's process knows whether it crashed (its exit
+code, its last words on standard error), the connection alone does not."""
+
+
 class _Fault(Exception):
     """The player to move lost the game for something only the connection shows."""
 
@@ -43,11 +49,14 @@ async def play_game(
     settings: Settings,
     transcript: Transcript | None = None,
     on_abort: Callable[[GameResult], None] | None = None,
+    hung_up: HangUpJudge | None = None,
 ) -> GameResult:
     """Play from the first (empty) UPD to END/BYE; never raises for anything a bot does.
 
     Cancelled (the server is stopped), it records the game as aborted, says END/BYE, gives
-    that result to ``on_abort`` and lets the cancellation go on.
+    that result to ``on_abort`` and lets the cancellation go on. A bot whose connection
+    closes loses by disconnect, or as ``hung_up`` judges it (a crash), before the result
+    is written.
     """
     seed = settings.seed if settings.seed is not None else random.randrange(2**32)
     players = {Kind.VAMPIRES: vampires, Kind.WEREWOLVES: werewolves}
@@ -81,7 +90,10 @@ async def play_game(
                     raise _Fault(Termination.DISCONNECT, "gone")
                 reply = await _await_move(player, sent, settings.move_time)
             except _Fault as fault:
-                game.lose(mover, fault.termination, fault.detail)
+                termination, detail = fault.termination, fault.detail
+                if termination is Termination.DISCONNECT and hung_up is not None:
+                    termination, detail = await hung_up(mover, detail)
+                game.lose(mover, termination, detail)
                 break
             if reply is None:
                 turn = game.no_reply(trio.current_time() - start)

@@ -83,12 +83,15 @@ async def take_seat(
 
 
 async def hold_seat(player: Player, seats: Seats, events: EventSink) -> None:
-    """Keep a seated player's connection until its game is over; if it leaves before the
-    game begins, free its seat (:class:`Unseated`). Cancelled (the server stops), it first
+    """Keep a seated player's connection until its game is over; if it hangs up before
+    the game begins, free its seat (:class:`Unseated`). Cancelled (the server stops), it first
     lets the player part properly (see :func:`_part`)."""
     try:
         await wait_unless(seats.full.wait, player.reader_done.wait)
-        if not seats.full.is_set():  # it left first
+        # It hung up first. Bytes that are no message keep the seat: the game, once it
+        # begins, judges them (a protocol error, its transcript kept), whether they came
+        # before the second bot was seated or after.
+        if not seats.full.is_set() and isinstance(player.closed, Closed):
             seats.players.remove(player)  # at once: no other task runs in between
             detail = _how_it_left(player)
             log.info("unseated %s before the game: %s", player.peer, detail)

@@ -19,6 +19,7 @@ import math
 import queue
 import secrets
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ from server.serving import Transcripts, serve
 from server.settings import Settings
 from vvw.errors import CommandError
 from vvw.participants import Participant
-from vvw.playing import Exited, Played, file_stem
+from vvw.playing import Exited, Played, aborted_in, file_stem
 from vvw.view.live import LiveHub
 from vvw.web import Exchange, Handler
 
@@ -176,12 +177,15 @@ async def play_person(
     bot_time: float,
     bot_seed: int | None = None,
     events: EventSink | None = None,
+    on_abort: Callable[[Played], None] | None = None,
 ) -> Played:
     """One game on our server between the person at ``agent``'s seat (thinking up to
     ``person_time`` seconds a ply) and ``bot`` (a built-in bot thinks ``bot_time``).
 
     The bot's output and the transcript go to ``game_dir``; ``events`` hears the server's
     events (the live view). :class:`BotDidNotPlay` if the bot did not get to play.
+    Cancelled mid-game (Ctrl-C), the game ends as aborted, ``on_abort`` is given it (its
+    transcript kept), and the cancellation goes on.
     """
     side = agent.seat.side
     send, receive = trio.open_memory_channel[ServerEvent | Exited](math.inf)
@@ -221,6 +225,11 @@ async def play_person(
             else:
                 ended = await _ended(receive, to_forfeit, bot.name)
             nursery.cancel_scope.cancel()
+    except BaseException:
+        aborted = aborted_in(receive)
+        if aborted is not None and on_abort is not None:
+            on_abort(Played(aborted.result, {}, aborted.transcript))
+        raise
     finally:
         for process in running:
             await stop_bot(process)  # shielded: the bot ends however the game did

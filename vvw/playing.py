@@ -20,6 +20,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import attrs
 import trio
@@ -36,6 +37,7 @@ from server.events import (
     fan_out,
 )
 from server.processes import BotProcess, await_exit, start_bot, stop_bot
+from server.referee import play_game
 from server.serving import Transcripts, serve
 from server.settings import Settings
 from vvw.participants import Participant
@@ -55,6 +57,9 @@ class Played:
     outputs: dict[Kind, list[Path]]
     """Each side's non-empty output files (standard output, then error)."""
     transcript: Path | None = None
+    fallbacks: dict[Kind, int] = attrs.field(factory=dict)
+    """Each side's plies that were its client library's fallbacks, not its own (counted
+    for bots on vvw's client library only: see :data:`server.processes.FALLBACKS_VARIABLE`)."""
 
 
 @attrs.frozen
@@ -90,6 +95,7 @@ class _Bots:
         self.game_dir = game_dir
         self.running: dict[Kind, BotProcess] = {}
         self.outputs: dict[Kind, list[Path]] = {}
+        self.fallbacks: dict[Kind, int] = {}
 
     async def start(
         self, species: Kind, name: str, argv: list[str], folder: str | None = None
@@ -98,6 +104,17 @@ class _Bots:
         bot = await start_bot(file_stem(species, name), argv, self.game_dir, folder)
         self.running[species] = bot
         return bot
+
+    async def judge_hang_up(self, species: Kind, how: str) -> tuple[Termination, str]:
+        """A bot whose connection closed mid-game: a crash if its process exits with an
+        error (waited for a moment), with its exit code and last words; else as ``how``."""
+        bot = self.running.get(species)
+        if bot is None:
+            return Termination.DISCONNECT, how
+        await await_exit(bot)  # a crash closes the socket a moment before the process ends
+        if bot.crashed:  # the referee puts the player's label in front
+            return Termination.CRASH, f"its process {_crash_detail(bot)}"
+        return Termination.DISCONNECT, how
 
     async def __aenter__(self) -> "_Bots":
         return self
@@ -110,6 +127,9 @@ class _Bots:
     ) -> None:
         for bot in self.running.values():
             await stop_bot(bot)  # shielded: a cancelled match ends its bots too
+        for species, bot in self.running.items():
+            self.fallbacks[species] = len(bot.fallbacks())
+            bot.fallbacks_path.unlink(missing_ok=True)  # counted: the .err says why
         self.outputs = _tidy(self.running, self.game_dir)
 
 
@@ -154,12 +174,13 @@ async def play_one(
                     if species != ended.result.winner:
                         await await_exit(bot)
     except BaseException:
-        aborted = _aborted_in(receive)
+        aborted = aborted_in(receive)
         if aborted is not None and on_abort is not None:
-            on_abort(Played(_named(aborted.result, names), bots.outputs, aborted.transcript))
+            played = Played(_named(aborted.result, names), bots.outputs, aborted.transcript)
+            on_abort(attrs.evolve(played, fallbacks=bots.fallbacks))
         raise
     result = _named(_crashed(ended.result, bots.running), names)
-    return Played(result, bots.outputs, ended.transcript)
+    return Played(result, bots.outputs, ended.transcript, bots.fallbacks)
 
 
 @attrs.frozen
@@ -195,6 +216,7 @@ class _Game:
                     transcripts=self.transcripts,
                     events=hear,
                     forfeits=forfeits,
+                    referee=partial(play_game, hung_up=bots.judge_hang_up),
                 )
             )
             lost = await self._seat_both(nursery, port, bots, send, receive)
@@ -307,7 +329,7 @@ async def _until_ended(
             to_forfeit.send_nowait((event.species, how))
 
 
-def _aborted_in(receive: trio.MemoryReceiveChannel[_Event]) -> GameEnded | None:
+def aborted_in(receive: trio.MemoryReceiveChannel[Any]) -> GameEnded | None:
     """The end of the game the server reported as it was stopped, if it was playing one."""
     while True:
         try:
@@ -324,9 +346,13 @@ def _crashed(result: GameResult, running: dict[Kind, BotProcess]) -> GameResult:
         return result
     for species, bot in running.items():
         if species != result.winner and bot.crashed:
-            detail = f"{bot.label} exited with code {bot.exit_code}: {bot.stderr_tail()}"
-            return attrs.evolve(result, termination=Termination.CRASH, detail=detail)
+            return attrs.evolve(result, termination=Termination.CRASH, detail=_crash_detail(bot))
     return result
+
+
+def _crash_detail(bot: BotProcess) -> str:
+    """``bot.py exited with code 3: <its last lines on standard error>``."""
+    return f"{bot.label} exited with code {bot.exit_code}: {bot.stderr_tail()}"
 
 
 def _named(result: GameResult, names: dict[Kind, str]) -> GameResult:
@@ -409,6 +435,7 @@ def results_line(
             creatures=record.creatures,
             longest_think=record.longest_think,
             skipped_turns=record.skipped_turns,
+            fallbacks=played.fallbacks.get(species, 0),
             thinks=tuple(round(think, 4) for think in record.thinks),
             outputs=tuple(str(path) for path in played.outputs.get(species, [])),
         )

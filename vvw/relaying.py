@@ -7,6 +7,9 @@ from collections.abc import Callable
 import trio
 
 RECEIVE_SIZE = 65536
+DRAIN_TIME = 5.0
+"""Seconds a relay goes on reading, and showing, what a side still sends once a write to
+the other side failed; a side that has not ended by then is let go."""
 
 Feed = Callable[[bytes, float], None]
 """Given each chunk forwarded and the moment (``time.monotonic()``) it arrived."""
@@ -21,8 +24,12 @@ async def pump(
     """Forward ``source`` to ``target`` as it arrives, then feed the watcher.
 
     The end of ``source`` is passed on as an end of ``target``'s sending side (the other way
-    goes on); a write that fails (the receiver is gone) ends the whole relay (``give_up``).
+    goes on). A write that fails (the receiver is gone) calls ``give_up`` and nothing more
+    is forwarded, but ``source`` is still read to its end and fed: whichever side closes
+    first, the watcher is given every byte each side sent (a chunk cut by a cancellation
+    included).
     """
+    forwarding = True
     while True:
         try:
             data = await source.receive_some(RECEIVE_SIZE)
@@ -30,23 +37,28 @@ async def pump(
             data = b""
         at = time.monotonic()
         try:
-            if not data:
-                await target.send_eof()
-                return
-            await target.send_all(data)
+            if forwarding:
+                await (target.send_all(data) if data else target.send_eof())
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            forwarding = False
+            give_up()
+        finally:
             if data:
                 feed(data, at)
-            give_up()
+        if not data:
             return
-        feed(data, at)
 
 
 async def relay(
     bot: trio.SocketStream, server: trio.SocketStream, from_bot: Feed, from_server: Feed
 ) -> None:
-    """Relay until both ways have ended, or one write failed; both streams closed after."""
+    """Relay until both ways have ended (once a write failed: at most :data:`DRAIN_TIME`
+    more); both streams closed after."""
     async with bot, server, trio.open_nursery() as nursery:
-        cancel = nursery.cancel_scope.cancel
-        nursery.start_soon(pump, bot, server, from_bot, cancel)
-        nursery.start_soon(pump, server, bot, from_server, cancel)
+        scope = nursery.cancel_scope
+
+        def give_up() -> None:
+            scope.deadline = min(scope.deadline, trio.current_time() + DRAIN_TIME)
+
+        nursery.start_soon(pump, bot, server, from_bot, give_up)
+        nursery.start_soon(pump, server, bot, from_server, give_up)

@@ -8,7 +8,8 @@ participants and their commands, format, maps, rounds, seed, settings, SPRT; a g
 (``"type": "game"``) says which scheduled game it is (``key``), who played which side
 with what seed, the map and battle seed, the winner (``"vampires"``, ``"werewolves"`` or
 ``null``), the termination (a :class:`~engine.result.Termination`'s value) and reason,
-plies, every think time (and the longest), and where its transcript and the bots' output
+plies, every think time (and the longest), the plies that were a client library's fallback,
+and where its transcript and the bots' output
 are. The reader gives back a :class:`GameLine` with the winner a :class:`~engine.kinds.Kind` and the
 termination a ``Termination``; a file of a newer version is refused.
 """
@@ -23,10 +24,10 @@ import attrs
 from engine import Kind, Termination
 from protocol.transcript import jsonable
 
-VERSION = 2
+VERSION = 3
 """The version this module writes in the header. It reads this one and the ones before: a
 file without a version (written before versions) is version 1; version 2 added each
-side's ``thinks``."""
+side's ``thinks``, version 3 its ``fallbacks``."""
 
 
 class ResultsFileError(ValueError):
@@ -47,6 +48,9 @@ class Side:
     """The bot's non-empty output files (standard output, standard error)."""
     thinks: tuple[float, ...] = attrs.field(default=(), converter=lambda items: tuple(items))
     """Every reply's time in seconds, in turn order (version 2; ``()`` in older files)."""
+    fallbacks: int = 0
+    """Its plies that were its client library's fallbacks, not its own (version 3; bots on
+    vvw's client library only, see :data:`server.processes.FALLBACKS_VARIABLE`)."""
 
 
 @attrs.frozen

@@ -34,6 +34,9 @@ class Tally:
     thinks: Thinks | None = None
     """Its think times over all its games (``None``: none recorded, as in files of
     version 1, which kept only the longest)."""
+    fallbacks: int = 0
+    """Its plies that were its client library's fallbacks (late, failed or illegal: a
+    random ply sent for it), over all its games; bots on vvw's client library only."""
 
     @property
     def games(self) -> int:
@@ -87,6 +90,7 @@ def _tally(name: str, opponent: str | None, games: list[GameLine]) -> Tally:
     late = sum(side.skipped_turns for side in sides)
     slowest = max((s.longest_think for s in sides if s.longest_think is not None), default=None)
     thinks = Thinks.of([think for side in sides for think in side.thinks])
+    fallbacks = sum(side.fallbacks for side in sides)
     return Tally(
         name,
         opponent,
@@ -99,6 +103,7 @@ def _tally(name: str, opponent: str | None, games: list[GameLine]) -> Tally:
         late,
         slowest,
         thinks,
+        fallbacks,
     )
 
 
@@ -150,6 +155,7 @@ PARTICIPANT_COLUMNS = (
     "LOS",
     "abnormal",
     "late",
+    "fallback",
     "think",
     "p95",
     "max",
@@ -170,6 +176,7 @@ _PARTICIPANT_LAYOUT: _Layout = (
     (1, ">", 6),
     (1, ">", 8),
     (1, ">", 5),
+    (1, ">", 8),
     (1, ">", 6),
     (1, ">", 6),
     (1, ">", 6),
@@ -215,6 +222,7 @@ def participant_rows(table: Standings) -> list[tuple[str, ...]]:
             _los(row.estimate),
             str(row.abnormal),
             str(row.late),
+            str(row.fallbacks),
             _seconds(row.thinks.mean if row.thinks else None),
             _seconds(row.thinks.p95 if row.thinks else None),
             _seconds(row.slowest),
@@ -301,6 +309,7 @@ def _row(tally: Tally) -> dict[str, Any]:
         "los": round(estimate.los, 4),
         "abnormal_losses": tally.abnormal,
         "late_turns": tally.late,
+        "fallback_plies": tally.fallbacks,
         "think_mean": None if tally.thinks is None else round(tally.thinks.mean, 4),
         "think_p95": None if tally.thinks is None else round(tally.thinks.p95, 4),
         "slowest_think": None if tally.slowest is None else round(tally.slowest, 3),

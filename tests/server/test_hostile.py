@@ -138,10 +138,12 @@ async def _read_to_the_end(stream: trio.SocketStream) -> bytes:
     return bytes(data)
 
 
-async def test_a_seated_bot_that_floods_is_dropped_before_the_game_and_memory_stays_bounded(
-    tmp_path, caplog
+async def test_a_seated_bot_that_floods_loses_its_game_by_protocol_error_and_memory_stays_bounded(
+    tmp_path,
 ):
-    caplog.set_level(logging.INFO)
+    """Flooding once seated is bytes that are no message: the seat is kept and the game,
+    once it begins, judges it (as it judges any such bytes, before or after the second bot
+    is seated): a protocol error, the transcript kept."""
     results: list = []
     seats = Seats()
     with trio.fail_after(20):
@@ -153,18 +155,18 @@ async def test_a_seated_bot_that_floods_is_dropped_before_the_game_and_memory_st
             tracemalloc.start()
             try:
                 nursery.start_soon(_flood, flooder.stream)
-                assert await _read_to_the_end(flooder.stream) == b""  # the server hung up
+                # Everything waits: the server has stopped reading, the flood is stuck.
+                await trio.testing.wait_all_tasks_blocked(cushion=0.1)
                 _, peak = tracemalloc.get_traced_memory()
             finally:
                 tracemalloc.stop()
             await fake_bot(nursery, port, b"a", 1)
-            await seats.events[1].wait()
-            await fake_bot(nursery, port, b"b", 2)
+            await _read_to_the_end(flooder.stream)  # END, BYE, and the server hung up
     assert peak < 4_000_000  # bytes allocated at most during the flood (unbounded: ~60 MB)
     (result,) = results
-    assert (result.vampires.name, result.werewolves.name) == ("a", "b")
-    (unseated,) = [r.getMessage() for r in caplog.records if "unseated" in r.getMessage()]
-    assert f"flooding: {MAX_QUEUED} messages sent and not yet asked for" in unseated
+    assert (result.vampires.name, result.werewolves.name) == ("flooder", "a")
+    assert (result.termination, result.winner) == (Termination.PROTOCOL_ERROR, Kind.WEREWOLVES)
+    assert f"flooding: {MAX_QUEUED} messages sent and not yet asked for" in result.detail
 
 
 async def test_a_bot_that_floods_during_the_game_loses_by_protocol_error(tmp_path):

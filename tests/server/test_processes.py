@@ -55,7 +55,8 @@ async def test_normal_game_leaves_no_logs(tmp_path):
 async def test_crash_reports_exit_code_and_stderr_and_keeps_logs(tmp_path):
     result, logs = await _match(tmp_path, bot("crash"), bot("play"))
     assert (result.winner, result.termination) == (Kind.WEREWOLVES, Termination.CRASH)
-    assert result.detail.startswith("vampires-first")
+    assert result.detail.startswith("crash (127.0.0.1:")  # its label (its NME), as any loss's
+    assert ": its process vampires-first exited with code 3: " in result.detail
     assert (result.vampires.name, result.werewolves.name) == ("first", "second")
     assert "exited with code 3" in result.detail
     assert result.detail.endswith("Traceback (most recent call last):\nboom: the bot broke")

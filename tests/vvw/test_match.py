@@ -283,13 +283,15 @@ def test_a_match_shows_a_running_score_and_ends_with_each_bots_think_times(
     }
     header = lines.index(
         "bot        W-D-L  score        Elo ± 95 %  replies   think     p95     max  skipped"
+        " fallback"
     )
     for row, name in zip(lines[header + 1 : header + 3], ("random", "greedy"), strict=True):
-        replies, mean, p95, longest, skipped = row.split()[-5:]
+        replies, mean, p95, longest, skipped, fallbacks = row.split()[-6:]
         assert row.startswith(f"{name} ") and int(replies) == len(thinks[name]) > 0
         times = sorted(thinks[name])
         assert mean == f"{sum(times) / len(times):.3f}s" and longest == f"{times[-1]:.3f}s"
         assert p95 == f"{times[math.ceil(0.95 * len(times)) - 1]:.3f}s" and skipped == "0"
+        assert fallbacks == "0"
 
 
 def test_match_refuses_an_existing_or_unwritable_results_file_before_playing(tmp_path, capsys):

@@ -351,9 +351,9 @@ def test_the_standings_count_each_participants_late_turns_and_its_think_times():
         [0.4, 0.5],
     )
     text = format_text(table)
-    assert " late  think    p95    max\n" in text
+    assert " late fallback  think    p95    max\n" in text
     (line_a,) = [line for line in text.splitlines() if line.startswith(" 1  a ")]
-    assert line_a.endswith("    5  0.14s  0.10s  0.90s")
+    assert line_a.endswith("    5        0  0.14s  0.10s  0.90s")
 
 
 def test_report_of_several_runs_counts_their_games_together(tmp_path, capsys):

@@ -51,6 +51,7 @@ from vvw import signals
 from vvw.argtypes import positive_float, positive_int
 from vvw.bots import BUILTIN, bot_command
 from vvw.errors import Stopped, UsageError, system_refusal
+from vvw.wording import plural
 
 SMALL_MAP = (10, 8, 3, 1)  # width, height, homes, seed
 LARGE_MAP = (30, 30, 12, 2)
@@ -197,9 +198,16 @@ class ScriptedGame:
     :class:`engine.Game`); the opponent walks."""
 
     def __init__(
-        self, connection: Connection, game_map: GameMap, species: Kind, move_time: float
+        self,
+        connection: Connection,
+        game_map: GameMap,
+        species: Kind,
+        move_time: float,
+        fallbacks: Callable[[], list[str]] = list,
     ) -> None:
         self.connection = connection
+        self.fallbacks = fallbacks
+        """The fallback plies the bot's client library has noted so far (why each)."""
         self.map = game_map
         self.species = species
         self.move_time = move_time
@@ -283,7 +291,20 @@ class ScriptedGame:
         self.slowest = max(self.slowest, time.monotonic() - sent)
         ply = tuple(Move(*move) for move in message.moves)
         self._judge(state, ply, message, raw)
+        self._own_ply(expected, message)
         self._opponent_moves()
+
+    def _own_ply(self, expected: str, message: Mov) -> None:
+        """Fail if the MOV was not the bot's own: its client library (vvw's) noted it sent
+        a fallback, a random legal ply, since the bot was late, failed or was illegal."""
+        noted = self.fallbacks()
+        if noted:
+            raise StepFailed(
+                f"{expected}, the bot's own ply",
+                f"`{cut(describe(message))}`, a fallback: its client library sent a random"
+                f" legal ply as {cut(noted[-1], 100)} ({plural(len(noted), 'fallback')} so far)",
+                fault="a fallback ply (the bot was late, failed or illegal)",
+            )
 
     def _judge(self, state: GameState, ply: Ply, message: Mov, raw: bytes) -> None:
         side = self.species.name.lower()
@@ -317,6 +338,10 @@ class Session:
     game: ScriptedGame | None = None
     listener: trio.SocketListener | None = None
     _open: contextlib.AsyncExitStack = attrs.field(factory=contextlib.AsyncExitStack)
+
+    def fallbacks(self) -> list[str]:
+        """The fallback plies the bot's client library has noted (vvw's client only)."""
+        return [] if self.bot is None else self.bot.fallbacks()
 
     def output(self, lines: int = 8) -> str:
         """The bot's last lines of standard output and error (long ones cut)."""
@@ -581,7 +606,9 @@ class Checker:
     ) -> ScriptedGame:
         assert session.connection is not None
         game_map = generate_map(*size)
-        session.game = ScriptedGame(session.connection, game_map, species, self.move_time)
+        session.game = ScriptedGame(
+            session.connection, game_map, species, self.move_time, session.fallbacks
+        )
         return session.game
 
     @staticmethod

@@ -18,12 +18,18 @@ from pathlib import Path
 import attrs
 import trio
 
+from agents.registry import BOTS
 from engine.result import printable
 from server.events import Dropped, EventSink, GameEnded, ServerEvent
 from vvw import signals
 from vvw.argtypes import address, positive_float, positive_int
 from vvw.errors import CommandError, Stopped, UsageError
-from vvw.game_arguments import add_game_settings, add_map_arguments, settings_from
+from vvw.game_arguments import (
+    add_game_settings,
+    add_map_arguments,
+    settings_from,
+    split_maps_and_bots,
+)
 from vvw.ladder.analysing import DEPTH as ANALYSIS_DEPTH
 from vvw.ladder.credentials import (
     TOKEN_PATTERN,
@@ -73,7 +79,22 @@ LIVE_GAMES = 20
 """Finished games the live view keeps beside those in progress."""
 
 
+def _file_to_make(args: argparse.Namespace) -> Path:
+    """``FILE``, even typed after ``--map``'s maps or ``--builtin``'s bots, which take every
+    word that follows them (``ladder new --map thetrap ladder.db``)."""
+    if args.file is not None:
+        return Path(args.file)
+    args.map, words = split_maps_and_bots(args.map, [])
+    if not words and args.builtin and args.builtin[-1] not in BOTS:
+        words = [args.builtin.pop()]
+    if len(words) != 1:
+        got = f", got {' '.join(words)}" if words else ""
+        raise UsageError(f"one ladder file to make: vvw ladder new FILE --map MAP{got}")
+    return Path(words[0])
+
+
 def new(args: argparse.Namespace) -> int:
+    args.file = _file_to_make(args)
     try:
         maps = tuple(LadderMap.of(m.label, m.game_map) for m in resolve_maps(args.map))
         settings = LadderSettings(
@@ -340,7 +361,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     made = commands.add_parser(
         "new", help="make a ladder file with its settings", description="Make a ladder file."
     )
-    made.add_argument("file", type=Path, metavar="FILE", help="the ladder to make (ladder.db)")
+    made.add_argument(
+        "file", nargs="?", type=Path, metavar="FILE", help="the ladder to make (ladder.db)"
+    )
     add_map_arguments(made, several_maps=True)
     add_game_settings(made)
     made.add_argument(

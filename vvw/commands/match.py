@@ -63,6 +63,7 @@ def write_json(path: Path, played: list[Played]) -> None:
     payload = [
         attrs.asdict(p.result, value_serializer=_plain)
         | {"outputs": [str(f) for files in p.outputs.values() for f in files]}
+        | {"fallbacks": {k.name.lower(): n for k, n in p.fallbacks.items()}}
         for p in played
     ]
     partial = path.with_name(path.name + ".partial")
@@ -80,7 +81,8 @@ def _plain(_instance: object, _field: object, value: object) -> object:
 
 def describe(played: Played) -> str:
     """One line: the winner by name and side, how, the creatures left, each side's think
-    times, the turns skipped (no reply in time), where its transcript is."""
+    times, the turns skipped (no reply in time), the plies that were its client library's
+    fallbacks (not its own), where its transcript is."""
     result = played.result
     think = ", ".join(
         f"{p.name} thinks {summary.mean:.3f} s mean, {summary.longest:.3f} s longest"
@@ -93,10 +95,16 @@ def describe(played: Played) -> str:
         for p in (result.vampires, result.werewolves)
         if p.skipped_turns
     )
+    fallbacks = ", ".join(
+        f"{p.name} {played.fallbacks[p.species]} of {len(p.thinks)}"
+        for p in (result.vampires, result.werewolves)
+        if played.fallbacks.get(p.species)
+    )
     return (
         f"{result.summary()} | {counts}"
         + (f" | {think}" if think else "")
         + (f" | skipped turns: {skipped}" if skipped else "")
+        + (f" | fallback plies (not the bot's own): {fallbacks}" if fallbacks else "")
         + (f" | transcript {played.transcript}" if played.transcript is not None else "")
     )
 
@@ -126,23 +134,26 @@ def running_score(
 
 def table(players: tuple[Participant, Participant], played: list[Played]) -> str:
     """Each bot's games (W-D-L, score, Elo ± 95 %) and think times (replies, mean, 95th
-    percentile, longest), and the turns it let pass, over the whole match."""
+    percentile, longest), the turns it let pass and its fallback plies, over the whole
+    match."""
     scores = Scores.of(game.result for game in played)
     names = [printable(player.name)[:24] for player in players]
     width = max(len(name) for name in names)
     lines = [
         f"{'bot':<{width}}  {'W-D-L':>8} {'score':>6}  {'Elo ± 95 %':>16}"
-        f"  {'replies':>7} {'think':>7} {'p95':>7} {'max':>7}  {'skipped':>7}"
+        f"  {'replies':>7} {'think':>7} {'p95':>7} {'max':>7}  {'skipped':>7} {'fallback':>8}"
     ]
     for player, name, other in zip(players, names, reversed(players), strict=True):
         wins, losses = scores.wins.get(player.name, 0), scores.wins.get(other.name, 0)
         estimate = wdl_estimate(wins, scores.draws, losses)
-        sides = [
-            side
+        mine = [
+            (game, side)
             for game in played
             for side in (game.result.vampires, game.result.werewolves)
             if side.name == player.name
         ]
+        sides = [side for _, side in mine]
+        fallbacks = sum(game.fallbacks.get(side.species, 0) for game, side in mine)
         thinks = Thinks.of([think for side in sides for think in side.thinks])
         times = (
             [f"{x:.3f}s" for x in (thinks.mean, thinks.p95, thinks.longest)]
@@ -154,7 +165,7 @@ def table(players: tuple[Participant, Participant], played: list[Played]) -> str
         lines.append(
             f"{name:<{width}}  {wdl:>8} {share:>6}  {estimate.format():>16}"
             f"  {thinks.replies if thinks else 0:>7} {times[0]:>7} {times[1]:>7} {times[2]:>7}"
-            f"  {sum(side.skipped_turns for side in sides):>7}"
+            f"  {sum(side.skipped_turns for side in sides):>7} {fallbacks:>8}"
         )
     return "\n".join(lines)
 
@@ -169,6 +180,27 @@ def abnormal(played: list[Played]) -> list[str]:
             files += [str(game.transcript)] if game.transcript is not None else []
             where = ", ".join(files) if files else "no file kept (the bots printed nothing)"
             lines.append(f"  game {number}: {game.result.termination.value}: {where}")
+    return lines
+
+
+def fallback_warnings(players: tuple[Participant, Participant], played: list[Played]) -> list[str]:
+    """A line for each bot some of whose plies were its client library's fallbacks: a
+    random legal ply sent for it, because it was late, failed or chose an illegal ply."""
+    lines = []
+    for player in players:
+        counts = [
+            (game.fallbacks.get(side.species, 0), len(side.thinks))
+            for game in played
+            for side in (game.result.vampires, game.result.werewolves)
+            if side.name == player.name
+        ]
+        fallbacks, replies = sum(n for n, _ in counts), sum(r for _, r in counts)
+        if fallbacks:
+            lines.append(
+                f"warning: {fallbacks} of {printable(player.name)}'s {replies} plies were not its"
+                " own: its client library sent a random legal ply instead, as the bot was late,"
+                " failed or chose an illegal ply (its .err file says which)"
+            )
     return lines
 
 
@@ -287,6 +319,8 @@ def run(args: argparse.Namespace) -> int:
     lines = abnormal(played)
     if lines:
         print("abnormal games:\n" + "\n".join(lines))
+    for line in fallback_warnings(players, played):
+        print(line)
     again = watch_again(played)
     if again is not None:
         print(again, flush=True)
@@ -302,7 +336,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="play two bots against each other",
         description="Two bots play --games games, each on a local port of its own, in pairs"
         " with sides swapped on the same map and battle seed. After each game: its result,"
-        " each bot's think times and skipped turns, where its transcript is kept, and the"
+        " each bot's think times, skipped turns and fallback plies (a random ply its client"
+        " library sent for it: bots on vvw's client library), where its transcript is kept, the"
         " running score (W-D-L, score, Elo ± 95 %, games left). At the end: the wins per bot,"
         " a table of each bot's score and think times (mean, 95th percentile, longest), the"
         " abnormal games with their files, and the commands that show the last game again."

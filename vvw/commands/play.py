@@ -23,7 +23,7 @@ from vvw import signals
 from vvw.argtypes import port_number, positive_float, positive_int
 from vvw.bots import time_budget
 from vvw.errors import Stopped, UsageError
-from vvw.game_arguments import add_battle_arguments, settings_record
+from vvw.game_arguments import add_battle_arguments, settings_record, split_maps_and_bots
 from vvw.human import PageAgent, Seat, play_handler, play_person
 from vvw.mapchoice import MapChoice, resolve_maps
 from vvw.participants import Participant, parse_participants
@@ -88,8 +88,11 @@ def run(args: argparse.Namespace) -> int:
     # A ply played for the person when the clock runs out is said on the page and at the
     # end, not as the bots' client's warning.
     logging.getLogger("agents.client").setLevel(logging.ERROR)
-    choice = _map(args.map)
-    bot = _bot(args.bot, args.name)
+    map_words, bot_words = split_maps_and_bots(args.map, args.bot)  # --map thetrap greedy
+    if not bot_words:
+        raise UsageError("no bot to play against: vvw play BOT --map MAP")
+    choice = _map(map_words)
+    bot = _bot(bot_words, args.name)
     place = Listening(args.host, args.port, "the page (--port)")
     check_free([place])
     seed = args.seed if args.seed is not None else fresh_seed()
@@ -133,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
     page = {"play": {"side": side.name.lower(), "token": token, "name": args.name}}
     handler = play_handler(seat, token, view_handler(hub, page, ("play.html",)))
     played: list[Played] = []
+    aborted: list[Played] = []
 
     def announce(address: str) -> None:
         print(
@@ -159,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
                 bot_time=args.bot_time,
                 bot_seed=game.seeds[0 if side == Kind.WEREWOLVES else 1],
                 events=hub.listener(f"{choice.label}", names),
+                on_abort=aborted.append,
             )
             played.append(game_played)
             writer.add(results_line(game, game_played, time.monotonic() - began, None))
@@ -168,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         writer.close()
     if signum is not None:
-        raise Stopped(signum, "(no game recorded)" if not played else "")
+        raise Stopped(signum, _stopped(played, aborted))
     [done] = played
     result = done.result
     winner = (
@@ -184,6 +189,17 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stopped(played: list[Played], aborted: list[Played]) -> str:
+    """What a stop signal left: the game aborted and where its transcript is, or none."""
+    if played:
+        return ""
+    if not aborted:
+        return "before the game began (no game recorded)"
+    [game] = aborted
+    kept = f"; its transcript: {game.transcript}" if game.transcript is not None else ""
+    return f"(the game aborted after {plies(game.result.plies)}, not recorded{kept})"
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "play",
@@ -197,7 +213,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "bot",
-        nargs="+",
+        nargs="*",
         metavar="BOT",
         help="a built-in name with options ('alphabeta --depth 4') or a command"
         " ('./mybot {host} {port}'), optionally after name=NAME",

@@ -60,7 +60,9 @@ DESCRIPTION = (
     " of its own. Every finished game is appended at once to the results file (JSON Lines);"
     " --resume plays only the games it lacks; --sprt stops once the test is decided."
     " The tables: per participant W-D-L, score, Elo ± 95 %, LOS, abnormal losses, late"
-    " turns and think times (mean, 95th percentile, longest); per pair W-D-L, score,"
+    " turns, fallback plies (a random ply the client library sent for a bot that was late,"
+    " failed or illegal: bots on vvw's client library only) and think times (mean, 95th"
+    " percentile, longest); per pair W-D-L, score,"
     " Elo ± 95 %, LOS and how its pairs of games ended. Participants may come from a bots"
     " file (--bots)."
 )

@@ -1,7 +1,7 @@
 """A tournament's dashboard: its standings, its games in progress, its finished games.
 
 The standings are the terminal's tables (:mod:`vvw.standings`: the same rows, Elo ± 95 %,
-LOS, abnormal, late); each finished game links to its replay. :func:`dashboard_body` makes
+LOS, abnormal, late, fallback); each finished game links to its replay. :func:`dashboard_body` makes
 that part from the results alone, as an HTML fragment; :func:`dashboard_page` wraps it in
 the page. ``vvw tournament --view`` serves the page and pushes a new body after each game
 (the games in progress are drawn by the page from the live view's list of games);
@@ -47,7 +47,7 @@ def _text(value: object) -> str:
 
 
 NUMERIC = frozenset({"#", "games", "W", "D", "L", "score", "Elo ± 95 %", "LOS", "abnormal"})
-NUMERIC |= {"late", "think", "p95", "max", "W-D-L"}
+NUMERIC |= {"late", "fallback", "think", "p95", "max", "W-D-L"}
 """Columns aligned right, as numbers are."""
 
 

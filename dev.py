@@ -3,6 +3,7 @@
 
     python3 dev.py play   # set up, then play a match between two built-in bots
     python3 dev.py test   # set up, then run ruff (lint and format), mypy and the tests
+    python3 dev.py compile [--clean]   # build the search's hot modules with mypyc (optional)
 
 Needs only Python 3.11+ and access to PyPI. Set-up is skipped when ``.venv`` is already
 up to date with ``pyproject.toml``. Extra arguments go to ``pytest``, or to ``vvw match``
@@ -32,6 +33,17 @@ MATCH_FLAGS = frozenset(
 STOP_SIGNALS = [
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
 ]
+COMPILED = [
+    "agents/evaluation.py",
+    "agents/candidates.py",
+    "agents/zobrist.py",
+]
+"""The modules ``dev.py compile`` builds with mypyc: the search's hot paths. Each stays a
+plain module; the built ``.so`` beside it is imported instead when present. Not the engine:
+its checks of bad input say what is wrong in their own words, which compiled type checks
+would not."""
+COMPILED_STAMP = ROOT / "build" / "compiled-sources.txt"
+"""The sources' digests at the last ``dev.py compile`` (a test compares them)."""
 
 
 def run(*command: str | Path) -> int:
@@ -101,6 +113,41 @@ def set_up(with_tests: bool = True) -> None:
     STAMP.write_text(digest + (" test" if with_tests else ""))
 
 
+def source_digests() -> str:
+    """One line per module of :data:`COMPILED`: its path and its source's SHA-256."""
+    return "".join(
+        f"{path} {hashlib.sha256((ROOT / path).read_bytes()).hexdigest()}\n" for path in COMPILED
+    )
+
+
+def built_modules() -> list[Path]:
+    """The compiled ``.so`` files in the tree: mypyc's shared one, and any in the packages
+    (also those of a module no longer in :data:`COMPILED`)."""
+    found = [*ROOT.glob("*__mypyc*.so")]
+    for package in sorted(ROOT.glob("*/__init__.py")):
+        found += package.parent.glob("*.so")
+    return sorted(found)
+
+
+def compile_modules(clean: bool = False) -> int:
+    """Build :data:`COMPILED` with mypyc beside their sources (``--clean``: remove them, back
+    to plain Python). Needs a C compiler; the pure-Python modules stay the reference."""
+    for built in built_modules():
+        built.unlink()
+    COMPILED_STAMP.unlink(missing_ok=True)
+    if clean:
+        return 0
+    digests = source_digests()  # the sources as built, even if edited meanwhile
+    environment = {**os.environ, "VVW_COMPILE": "1"}
+    command = [str(BIN / "python"), "setup.py", "--quiet", "build_ext", "--inplace"]
+    print("+ VVW_COMPILE=1", " ".join(command[1:]), flush=True)
+    if subprocess.call(command, cwd=ROOT, env=environment) != 0:
+        return 1
+    COMPILED_STAMP.parent.mkdir(exist_ok=True)
+    COMPILED_STAMP.write_text(digests)
+    return 0
+
+
 def _looks_like_map(word: str) -> bool:
     """A word after ``--map`` that names a map rather than a bot (as ``vvw match`` tells)."""
     return (
@@ -143,11 +190,13 @@ def match_arguments(extra: list[str]) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("play", "test", "setup"):
+    if not argv or argv[0] not in ("play", "test", "setup", "compile"):
         print(__doc__.strip())
         return 2
     command, extra = argv[0], argv[1:]
     set_up(with_tests=command != "play")
+    if command == "compile":
+        return compile_modules(clean=extra == ["--clean"])
     if command == "play":
         return run_to_its_end(BIN / "vvw", "match", *match_arguments(extra))
     if command == "test":

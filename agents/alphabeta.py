@@ -14,8 +14,10 @@
 * **Transposition table**: keyed by 64-bit Zobrist keys (:mod:`agents.zobrist`), each
   child's computed from its parent's in a few XORs over the cells its ply touched; an
   entry keeps the depth, the value and its bound, and the best ply, which is tried first.
-  The table has a fixed size (``table_mb``). The expanded children of a node are cached
-  for the move, so each deepening iteration reuses them, up to a fixed number of cells,
+  The table has a fixed size (``table_mb``). A node's plies, and each ply's children once
+  the search comes to it (a cutoff saves the rest), are cached for the move
+  (:class:`agents.deepening.Node`), so each deepening iteration reuses them, up to a fixed
+  number of cells,
   and freed just after the reply (:class:`agents.search.NodeCache`): the bot's memory is
   bounded whatever the map and the time.
 * **Time**: depth 1, 2, 3 … until the stop time (the deadline, or now + ``time_budget`` if
@@ -41,7 +43,7 @@ from agents.evaluation import (
     scored,
 )
 from agents.options import option
-from agents.search import NodeCache, battle_sides, bound_of, table_order
+from agents.search import battle_sides, bound_of, table_order
 from engine import GameState, Ply, end_of_game, expected_survivors, resolve_ply
 from engine.rules import DEFAULT_RULES, Rules
 
@@ -58,8 +60,6 @@ their mistake, and a position that offers the enemy one is worse than one that d
 
 Outcomes = list[tuple[float, GameState]]
 """The states a ply leads to in the tree, with their probabilities."""
-Children = list[tuple[Ply, Keyed]]
-"""A node's plies, each with the states it leads to."""
 
 
 def ply_children(
@@ -122,7 +122,6 @@ class AlphaBetaAgent(TableSearch):
         self.width = self.options.width
         self.risk = self.options.risk
         self.shuffle = self.options.seed is not None
-        self.expanded: NodeCache[Children] = NodeCache()
 
     def root_plies(self, state: GameState) -> list[Ply]:
         plies = candidate_plies(state, ROOT_WIDTH)
@@ -149,17 +148,8 @@ class AlphaBetaAgent(TableSearch):
         score, counts = scored(state, state.to_move, unfinished)
         return on_win_scale(score, state, counts=counts)
 
-    def _expand(self, state: GameState, key: int) -> Children:
-        """The node's candidate plies and what they lead to, from the cache if it is there."""
-        children = self.expanded.get(key)
-        if children is None:
-            children = [
-                (ply, self.keyed(state, key, ply)) for ply in candidate_plies(state, self.width)
-            ]
-            cells = sum(len(after.contents) for _, keyed in children for _, after, _ in keyed)
-            if self.expanded.reserve(cells):
-                self.expanded.put(key, children)
-        return children
+    def node_plies(self, state: GameState) -> list[Ply]:
+        return candidate_plies(state, self.width)
 
     def _ply_value(
         self, outcomes: Keyed, depth: int, alpha: float, beta: float, mine: bool = True
@@ -191,14 +181,13 @@ class AlphaBetaAgent(TableSearch):
         answer, first = self.answered(state, key, depth, alpha, beta)
         if answer is not None:
             return answer
-        children = self._expand(state, key)
+        node = self.node(state, key)
         original_alpha = alpha
         best_value = -float("inf")
         best: int | None = None
-        for index in table_order(first, len(children)):
-            value = self._ply_value(
-                children[index][1], depth - 1, alpha, beta, species == self.species
-            )
+        for index in table_order(first, len(node.plies)):
+            outcomes = self.ply_outcomes(state, key, node, index)
+            value = self._ply_value(outcomes, depth - 1, alpha, beta, species == self.species)
             if value > best_value:
                 best_value, best = value, index
                 if value > alpha:

@@ -46,6 +46,8 @@ RUN_VALUE = 5.0
 """Per creature, the rough score of running from an adjacent killer, or attacking it."""
 
 _FAR = 1 << 20
+_new_move = tuple.__new__
+"""Builds a :class:`engine.Move` from a tuple of its fields, faster than its constructor."""
 
 
 def _chebyshev(a: int, b: int, cols: int) -> int:
@@ -128,7 +130,7 @@ def _group_options(
     found: dict[tuple[Move, ...], float] = {}
 
     def add(score: float, *shares: tuple[int, int]) -> None:
-        moves = tuple(Move(x, y, c, t % cols, t // cols) for t, c in shares)
+        moves = tuple([_new_move(Move, (x, y, c, t % cols, t // cols)) for t, c in shares])
         if score > found.get(moves, -_FAR):
             found[moves] = score
 
@@ -145,8 +147,13 @@ def _group_options(
             doomed = kind != HUMANS and 2 * held >= 3 * n
             whole(cell, RUN_VALUE * n if doomed else 0.0)
 
+    # The Chebyshev distance written out: this runs for every house, group and node.
     reachable = sorted(
-        (_chebyshev(pos, h, cols), -c, h, c) for h, c in humans if c <= n and h not in adjacent
+        [
+            (max(abs(h % cols - x), abs(h // cols - y)), -c, h, c)
+            for h, c in humans
+            if c <= n and h not in adjacent
+        ]
     )
     for d, _, h, c in reachable[:HUMAN_TARGETS]:
         whole(_step_toward(pos, h, n, cols, table, grid), c / d)
@@ -246,9 +253,12 @@ def _combine(choices: list[Prepared], counts: dict[int, int]) -> tuple[Move, ...
     for option, source, extra in choices:
         if not option or source in arriving:
             continue
-        if any(
-            t in sources or arriving.get(t, 0) + c + counts.get(t, 0) > MAX_COUNT for t, c in extra
-        ):
+        fits = True
+        for t, c in extra:
+            if t in sources or arriving.get(t, 0) + c + counts.get(t, 0) > MAX_COUNT:
+                fits = False
+                break
+        if not fits:
             continue
         sources.add(source)
         for t, c in extra:

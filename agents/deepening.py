@@ -296,13 +296,28 @@ Keyed = list[tuple[float, GameState, int]]
 """The states a ply leads to in the tree with their probabilities, each with its Zobrist key."""
 
 
+class Node:
+    """An expanded node: its plies, and what each leads to once computed (``None``: not yet):
+    a ply's outcomes are worked out only when the search comes to it, so a cutoff saves
+    those of the plies after it."""
+
+    __slots__ = ("kept", "outcomes", "plies")
+
+    def __init__(self, plies: list[Ply], kept: bool) -> None:
+        self.plies = plies
+        self.outcomes: list[Keyed | None] = [None] * len(plies)
+        self.kept = kept
+        """Whether the node is in the cache (what it learns is worth keeping)."""
+
+
 class TableSearch(Deepening[Keyed]):
     """What ``alphabeta`` and ``expectiminimax`` share beyond the driver: the side searched
     for, Zobrist keys, the fixed-size transposition table and the move's bounded cache of
     expanded nodes (:mod:`agents.search`), and a ply's outcomes keyed.
 
-    A subclass gives :meth:`outcomes` (what a ply leads to in its tree); its options have
-    ``table_mb`` and ``rules``.
+    A subclass gives :meth:`outcomes` (what a ply leads to in its tree) and
+    :meth:`node_plies` (the plies searched below the root); its options have ``table_mb``
+    and ``rules``.
     """
 
     def __init__(self, options: Any = None, **given: Any) -> None:
@@ -313,7 +328,7 @@ class TableSearch(Deepening[Keyed]):
         self.species: Kind | None = None
         self.zobrist = Zobrist()
         self.table = TranspositionTable(self.options.table_mb)
-        self.expanded: NodeCache[Any] = NodeCache()
+        self.expanded: NodeCache[Node] = NodeCache()
         self.leaves: dict[int, float] = {}
         """Leaf values by Zobrist key (a leaf's value depends on the position alone, for
         one side): kept from move to move while the side is the same, at most
@@ -361,6 +376,31 @@ class TableSearch(Deepening[Keyed]):
     def outcomes(self, state: GameState, ply: Ply) -> list[tuple[float, GameState]]:
         """The states the legal ``ply`` leads to in the tree, with their probabilities."""
         raise NotImplementedError
+
+    def node_plies(self, state: GameState) -> list[Ply]:
+        """The plies searched in ``state``, below the root, best guess first."""
+        raise NotImplementedError
+
+    def node(self, state: GameState, key: int) -> Node:
+        """The node of ``state`` (key ``key``): its plies and what is known of their
+        outcomes, cached for the move if there is room."""
+        node = self.expanded.get(key)
+        if node is None:
+            plies = self.node_plies(state)
+            node = Node(plies, self.expanded.reserve(len(plies)))
+            if node.kept:
+                self.expanded.put(key, node)
+        return node
+
+    def ply_outcomes(self, state: GameState, key: int, node: Node, index: int) -> Keyed:
+        """What the node's ``index``-th ply leads to, kept in the node if there is room."""
+        outcomes = node.outcomes[index]
+        if outcomes is None:
+            outcomes = self.keyed(state, key, node.plies[index])
+            cells = sum(len(after.contents) for _, after, _ in outcomes)
+            if node.kept and self.expanded.reserve(cells):
+                node.outcomes[index] = outcomes
+        return outcomes
 
     def new_game(self, species: Kind, state: GameState) -> None:
         """Forget the previous game's table; the bot plays ``species``."""

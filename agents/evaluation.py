@@ -224,37 +224,89 @@ def _human_term(
     docstring), ours + and theirs −, on a board at most ``size`` cells wide or high."""
     if not humans:
         return 0.0
-    # Biggest first (in their order on a tie), so a racer's search can stop early.
-    left = sorted(humans, key=_size, reverse=True)
+    houses = _houses_of(humans, size)
+    free = [True] * len(houses.sizes)
     # The side to move's groups come first, so they win a race that ends in a tie.
     movers, waiters = (mine, theirs) if my_move else (theirs, mine)
     sign = 1.0 if my_move else -1.0
     racers = [_Racer(x, y, n, sign) for x, y, n in movers]
     racers += [_Racer(x, y, n, -sign) for x, y, n in waiters]
-    weights = _discounts(size, HUMAN_DISCOUNT)
     # The next to arrive: the least (arrival, place in the list), so the earlier one on a tie.
-    queue = [(racer.arrival, i) for i, racer in enumerate(racers) if racer.aim(left, weights)]
+    queue = [(racer.arrival, i) for i, racer in enumerate(racers) if racer.aim(houses, free)]
     heapq.heapify(queue)
     # Per side: the enemy groups, how many plies later they move, and the biggest of them.
     contest = {
         sign: (waiters, 0, max((n for _, _, n in waiters), default=0)),
         -sign: (movers, 1, max((n for _, _, n in movers), default=0)),
     }
+    sizes = houses.sizes
     score = 0.0
     while queue:
         index = heapq.heappop(queue)[1]
         first = racers[index]
-        if first.target in left:
+        target = first.target
+        if free[target]:
             enemies, slack, biggest = contest[first.side]
-            grown = first.n + first.target[2]
-            if 2 * biggest < 3 * grown or _held(first, grown, enemies, slack):
-                left.remove(first.target)
-                score += first.side * first.convert()
+            grown = first.n + sizes[target]
+            if 2 * biggest < 3 * grown or _held(first, houses, grown, enemies, slack):
+                free[target] = False
+                score += first.side * first.convert(houses)
             else:
-                first.barred += (first.target,)
-        if first.aim(left, weights):
+                first.barred += (target,)
+        if first.aim(houses, free):
             heapq.heappush(queue, (first.arrival, index))
     return score
+
+
+class _Houses:
+    """A board's houses, biggest first (in the board's order on a tie), and for any cell
+    the order a group standing there prefers them in: worth most first
+    (``humans × HUMAN_DISCOUNT^distance``), then the earlier in that list, which is the
+    bigger on a tie of worth. Made once per set of houses, each cell's order once (see
+    :func:`_houses_of`): a racer aims by going down its cell's order."""
+
+    __slots__ = ("_orders", "_weights", "sizes", "xs", "ys")
+
+    def __init__(self, humans: list[Group], size: int) -> None:
+        ordered = sorted(humans, key=_size, reverse=True)
+        self.xs = [x for x, _, _ in ordered]
+        self.ys = [y for _, y, _ in ordered]
+        self.sizes = [h for _, _, h in ordered]
+        self._weights = _discounts(size, HUMAN_DISCOUNT)
+        self._orders: dict[tuple[int, int], list[int]] = {}
+
+    def order(self, x: int, y: int) -> list[int]:
+        """The houses' indices as a group on ``(x, y)`` prefers them (see the class)."""
+        found = self._orders.get((x, y))
+        if found is None:
+            weights, sizes, xs, ys = self._weights, self.sizes, self.xs, self.ys
+            worth = [
+                -sizes[i] * weights[max(abs(xs[i] - x), abs(ys[i] - y))] for i in range(len(sizes))
+            ]
+            found = sorted(range(len(sizes)), key=worth.__getitem__)  # stable: earlier on a tie
+            if len(self._orders) >= _ORDERS_PER_HOUSES:
+                self._orders.clear()
+            self._orders[(x, y)] = found
+        return found
+
+
+_ORDERS_PER_HOUSES = 2048
+"""Cells whose order of the houses a :class:`_Houses` keeps at most (then forgets them)."""
+_HOUSES_KEPT = 16
+"""Sets of houses whose :class:`_Houses` are kept at most (then all are forgotten)."""
+_houses: dict[tuple[tuple[Group, ...], int], _Houses] = {}
+
+
+def _houses_of(humans: list[Group], size: int) -> _Houses:
+    """The :class:`_Houses` of ``humans`` (in the board's order), made on first use: a
+    search meets the same houses at most of its leaves, only the groups move."""
+    key = (tuple(humans), size)
+    houses = _houses.get(key)
+    if houses is None:
+        if len(_houses) >= _HOUSES_KEPT:
+            _houses.clear()
+        houses = _houses[key] = _Houses(humans, size)
+    return houses
 
 
 class _Racer:
@@ -265,54 +317,48 @@ class _Racer:
     def __init__(self, x: int, y: int, n: int, side: float) -> None:
         self.x, self.y, self.n, self.side = x, y, n, side
         self.time = self.taken = 0
-        self.target: Group | None = None
+        self.target = -1
+        """The index of the house it heads for (:class:`_Houses`), ``-1``: none."""
         self.arrival = _FAR
-        self.barred: tuple[Group, ...] = ()
+        self.barred: tuple[int, ...] = ()
         """Houses it would lose at once to an enemy group (see :func:`_held`)."""
 
-    def aim(self, left: list[Group], weights: list[float]) -> bool:
+    def aim(self, houses: _Houses, free: list[bool]) -> bool:
         """Head for the house worth most from here (``humans × HUMAN_DISCOUNT^distance``,
-        the discount being ``weights[distance]``; the bigger on a tie) among those it can
-        convert, or for none once its tour is ``TOUR_LENGTH`` long; whether it has a house
-        to head for."""
-        x, y, n = self.x, self.y, self.n
-        barred = self.barred
-        best, target, distance = 0.0, None, 0
+        the bigger on a tie) among the ``free`` ones it can convert, or for none once its
+        tour is ``TOUR_LENGTH`` long; whether it has a house to head for."""
+        target = -1
         if self.taken < TOUR_LENGTH:
-            # Biggest first: once a house is no bigger than ``best``, none left can beat it.
-            for house in left:
-                hx, hy, h = house
-                if h <= best:
+            n, barred, sizes = self.n, self.barred, houses.sizes
+            for i in houses.order(self.x, self.y):
+                if free[i] and sizes[i] <= n and not (barred and i in barred):
+                    target = i
                     break
-                if h > n or (barred and house in barred):
-                    continue
-                dx, dy = abs(hx - x), abs(hy - y)
-                d = dx if dx > dy else dy
-                worth = h * weights[d]
-                if worth > best:
-                    best, target, distance = worth, house, d
         self.target = target
-        self.arrival = _FAR if target is None else self.time + distance
-        return target is not None
+        if target < 0:
+            self.arrival = _FAR
+            return False
+        dx, dy = abs(houses.xs[target] - self.x), abs(houses.ys[target] - self.y)
+        self.arrival = self.time + (dx if dx > dy else dy)
+        return True
 
-    def convert(self) -> float:
+    def convert(self, houses: _Houses) -> float:
         """Take the target house; what it is worth, reached ``arrival`` plies from now."""
-        assert self.target is not None
-        hx, hy, h = self.target
-        self.x, self.y, self.n = hx, hy, self.n + h
+        target = self.target
+        h = houses.sizes[target]
+        self.x, self.y, self.n = houses.xs[target], houses.ys[target], self.n + h
         self.time = self.arrival
         self.taken += 1
         return HUMAN_SHARE * h * HUMAN_DISCOUNT ** (self.arrival - 1)
 
 
-def _held(racer: _Racer, grown: int, enemies: list[Group], slack: int) -> bool:
+def _held(racer: _Racer, houses: _Houses, grown: int, enemies: list[Group], slack: int) -> bool:
     """Whether ``racer`` keeps the house it is about to convert: no enemy group kills the
     ``grown`` group (the racer and the house's humans) for certain on its next ply. An
     enemy ``d`` away strikes on its ``d``-th ply; it moves right after the racer's
     ``arrival``-th ply if the racer's side moves first (``slack`` 0), one ply later
     otherwise (``slack`` 1)."""
-    assert racer.target is not None
-    hx, hy, _ = racer.target
+    hx, hy = houses.xs[racer.target], houses.ys[racer.target]
     reach = racer.arrival + slack
     for x, y, m in enemies:
         if 2 * m >= 3 * grown and abs(x - hx) <= reach and abs(y - hy) <= reach:

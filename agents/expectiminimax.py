@@ -32,7 +32,7 @@ from agents.deepening import Keyed, TableOptions, TableSearch
 from agents.endgame import endgame_ply
 from agents.evaluation import DRAW, LOSS, WIN, on_win_scale, root_bar, scored
 from agents.options import option
-from agents.search import NodeCache, battle_sides, bound_of, table_order
+from agents.search import battle_sides, bound_of, table_order
 from engine import GameState, Kind, Ply, end_of_game, find_violation, ply_outcomes, resolve_ply
 from engine.movegen import group_moves, random_ply
 from engine.resolution import Battle
@@ -117,18 +117,6 @@ def bucketed(
     return result
 
 
-class _Node:
-    """An expanded node: its plies, and what each leads to once computed (``None``: not yet)."""
-
-    __slots__ = ("kept", "outcomes", "plies")
-
-    def __init__(self, plies: list[Ply], kept: bool) -> None:
-        self.plies = plies
-        self.outcomes: list[Keyed | None] = [None] * len(plies)
-        self.kept = kept
-        """Whether the node is in the cache (what it learns is worth keeping)."""
-
-
 @attrs.frozen
 class ExpectiminimaxOptions(TableOptions):
     """The options of ``expectiminimax`` (``make(**options)``, ``vvw agent expectiminimax
@@ -164,7 +152,6 @@ class ExpectiminimaxAgent(TableSearch):
         self.contempt = self.options.contempt
         self.risk = self.options.risk
         self.endgame = bool(self.options.endgame)
-        self.expanded: NodeCache[_Node] = NodeCache()
 
     def _own_species(self) -> Kind:
         if self.species is None:
@@ -238,25 +225,8 @@ class ExpectiminimaxAgent(TableSearch):
             return sorted(((float(p), s) for p, s in exact), key=lambda o: -o[0])
         return bucketed(state, grid, battles, self.max_outcomes, self.coverage)
 
-    def _node(self, state: GameState, key: int) -> _Node:
-        """The node's plies (and what is known of their outcomes), cached if there is room."""
-        node = self.expanded.get(key)
-        if node is None:
-            plies = self.plies(state) or [random_ply(state, self.rng)]
-            node = _Node(plies, self.expanded.reserve(len(plies)))
-            if node.kept:
-                self.expanded.put(key, node)
-        return node
-
-    def _ply_outcomes(self, state: GameState, key: int, node: _Node, index: int) -> Keyed:
-        """What the node's ``index``-th ply leads to, kept in the node if there is room."""
-        outcomes = node.outcomes[index]
-        if outcomes is None:
-            outcomes = self.keyed(state, key, node.plies[index])
-            cells = sum(len(after.contents) for _, after, _ in outcomes)
-            if node.kept and self.expanded.reserve(cells):
-                node.outcomes[index] = outcomes
-        return outcomes
+    def node_plies(self, state: GameState) -> list[Ply]:
+        return self.plies(state) or [random_ply(state, self.rng)]
 
     def _chance(self, outcomes: Keyed, depth: int, alpha: float, beta: float) -> float:
         """The expected value of a ply leading to ``outcomes``; Star1 within (alpha, beta)."""
@@ -290,14 +260,14 @@ class ExpectiminimaxAgent(TableSearch):
         answer, first = self.answered(state, key, depth, alpha, beta)
         if answer is not None:
             return answer
-        node = self._node(state, key)
+        node = self.node(state, key)
         order = table_order(first, len(node.plies))
         maximising = state.to_move == self.species
         a, b = alpha, beta
         best_value = LOSS - 1.0 if maximising else WIN + 1.0
         best = order[0]
         for index in order:
-            value = self._chance(self._ply_outcomes(state, key, node, index), depth - 1, a, b)
+            value = self._chance(self.ply_outcomes(state, key, node, index), depth - 1, a, b)
             if maximising:
                 if value > best_value:
                     best_value, best = value, index

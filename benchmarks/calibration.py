@@ -46,6 +46,7 @@ once).
 import argparse
 import json
 import math
+import random
 import shlex
 import sys
 import time
@@ -235,13 +236,39 @@ def reliability(samples: Sequence[Sample]) -> list[tuple[int, int, float, float]
     return rows
 
 
+def spread(inside: Sequence[Sample], draws: int = 400, seed: int = 1) -> tuple[float, float]:
+    """The 95 % interval of a bucket's points off (observed − predicted) over its games
+    resampled with replacement: the positions of one game share its result, so a bucket
+    knows as much as its games, not its positions."""
+    games: dict[int, list[float]] = {}
+    for s in inside:
+        games.setdefault(s.game, []).append(s.score - s.predicted)
+    sums = [(sum(diffs), len(diffs)) for diffs in games.values()]
+    rng = random.Random(seed)
+    offs = []
+    for _ in range(draws):
+        drawn = rng.choices(sums, k=len(sums))
+        offs.append(100 * sum(d for d, _ in drawn) / sum(n for _, n in drawn))
+    offs.sort()
+    return offs[int(0.025 * draws)], offs[int(0.975 * draws) - 1]
+
+
 def report(
-    samples: Sequence[Sample], games: int, seconds: float, goal: float = GOAL
+    samples: Sequence[Sample],
+    games: int,
+    seconds: float,
+    goal: float = GOAL,
+    by_game: bool = False,
 ) -> tuple[float, float, float]:
     """The reliability table and the Brier scores, printed; the worst bucket's points off,
-    the Brier score and the counts-only baseline's."""
+    the Brier score and the counts-only baseline's. With ``by_game``, each bucket's games
+    and the 95 % interval of its points off over its games resampled (:func:`spread`)."""
     print(f"\n{len(samples)} positions from {games} games ({seconds:.0f} s)")
-    print(f"{'predicted':>11} {'positions':>9} {'mean predicted':>15} {'observed':>9} {'off':>6}")
+    extra = f" {'games':>6} {'95 % by game':>14}" if by_game else ""
+    print(
+        f"{'predicted':>11} {'positions':>9} {'mean predicted':>15} {'observed':>9} {'off':>6}"
+        + extra
+    )
     worst = 0.0
     for start, count, predicted, observed in reliability(samples):
         off = observed - predicted
@@ -251,6 +278,10 @@ def report(
             flag = "" if abs(off) <= goal else "  over the goal"
         else:
             flag = "  (few)"
+        if by_game:
+            in_bucket = bucket(samples, start)
+            low, high = spread(in_bucket)
+            flag = f" {len({s.game for s in in_bucket}):>6} {low:>+6.1f}…{high:<+6.1f}" + flag
         print(
             f"{start:>4}–{start + BUCKET:<4}% {count:>9} {predicted:>15.1f} {observed:>9.1f}"
             f" {off:>+6.1f}{flag}"
@@ -265,7 +296,8 @@ def report(
     a, b = fit_logistic([[s.counts] for s in samples], [s.score for s in samples])
     baseline = brier([(sigmoid(a + b * s.counts), s.score) for s in samples])
     print(f"\nworst bucket of {ENOUGH}+ positions: {worst:.1f} points off (goal: {goal:g})")
-    print(f"Brier score: analysis {ours:.4f}, counts-only baseline {baseline:.4f}")
+    what = "learned" if by_game else "analysis"
+    print(f"Brier score: {what} {ours:.4f}, counts-only baseline {baseline:.4f}")
     print(f"  (the baseline's curve σ({a:.3f} + {b:.3f}·(own − other)/(own + other)),")
     print("   fitted on these very games; a constant ½ scores 0.25)")
     return worst, ours, baseline
@@ -335,8 +367,9 @@ def left_out(data: Positions, family: str, options: dict[str, Any]) -> bool:
         return False
     model = train(without(data, family), **options)
     samples = learned_samples(measured, [model.chance(x) for x in measured.x])
+    seconds = time.monotonic() - began
     worst, ours, baseline = report(
-        samples, len(set(measured.game)), time.monotonic() - began, LEARNED_GOAL
+        samples, len(set(measured.game)), seconds, LEARNED_GOAL, by_game=True
     )
     better = 1 - ours / baseline
     met = worst <= LEARNED_GOAL and better >= BETTER

@@ -26,7 +26,7 @@ import json
 import os
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
@@ -82,12 +82,17 @@ PLAYERS: tuple[Player, ...] = (
 )
 """Who plays: every bot of the registry, the search bots at several fixed depths (time
 budgets would make a game depend on the machine and its load)."""
+RANDOM_DEPTH = 2
+"""The deepest search that plays ``random``: its plies split groups at random, and the
+many small groups make a deeper search's plies take minutes."""
 NOISE = 0.03
 """Probability that a ply of a bot (not ``random``) is replaced by a random legal ply."""
 MOVE_TIME = 120.0
 """Seconds per reply: a limit only (the bots search to fixed depths), far above any reply."""
 GAME_TIME = 1e9
 """The game clock, off: a game ends by elimination or at the ply limit only."""
+PLAN = 2
+"""The version of :func:`plan_game` (a corpus made by another plan is refused)."""
 GAMES = 3000
 """The games of a full corpus (about 260,000 positions; docs/analysis.md tells the time)."""
 
@@ -150,9 +155,15 @@ def choose_map(rng: random.Random) -> str:
     return f"gen:{width}x{height}:{homes}"
 
 
+def shallow(player: Player) -> bool:
+    """Whether ``player`` searches at most :data:`RANDOM_DEPTH` plies deep (or not at all)."""
+    return dict(player.options).get("depth", 0) <= RANDOM_DEPTH
+
+
 def plan_game(index: int, seed: int) -> Planned:
     """Game ``index`` of the corpus seeded ``seed``: every third one between two players of
-    one reference family, the others between any two players."""
+    one reference family, the others between any two players (``random``'s opponent a
+    shallow one: :data:`RANDOM_DEPTH`)."""
     game_seed = seed + index
     rng = random.Random(game_seed)
     if index % 3 == 0:
@@ -161,6 +172,10 @@ def plan_game(index: int, seed: int) -> Planned:
         vampires, werewolves = rng.choice(own), rng.choice(own)
     else:
         vampires, werewolves = rng.choice(PLAYERS), rng.choice(PLAYERS)
+        if "random" in (vampires.family, werewolves.family):
+            pick = [p for p in PLAYERS if shallow(p)]
+            vampires = vampires if shallow(vampires) else rng.choice(pick)
+            werewolves = werewolves if shallow(werewolves) else rng.choice(pick)
     return Planned(index, game_seed, vampires, werewolves, choose_map(rng))
 
 
@@ -271,6 +286,7 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "format": "vvw-corpus",
         "version": 1,
+        "plan": PLAN,
         "seed": args.seed,
         "noise": args.noise,
         "players": [p.label for p in PLAYERS],
@@ -293,6 +309,24 @@ def _prepare(args: argparse.Namespace) -> Path:
             )
     manifest.write_text(json.dumps({**wanted, "games": args.games}, indent=1) + "\n")
     return games
+
+
+def played(
+    todo: Sequence[Planned], directory: Path, noise: float, jobs: int
+) -> Iterator[tuple[Planned, int]]:
+    """Play and write the games ``todo``, in this process (``jobs`` 1) or in ``jobs``
+    processes; each game with its positions as it is written."""
+    if jobs <= 1:
+        for planned in todo:
+            yield planned, write_game(directory, planned, noise)
+        return
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    try:
+        futures = {pool.submit(write_game, directory, p, noise): p for p in todo}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -332,24 +366,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         TimeRemainingColumn(),
     )
     positions = 0
-    with (
-        Progress(*columns) as progress,
-        ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool,
-    ):
+    with Progress(*columns) as progress:
         task = progress.add_task("games", total=args.games, completed=len(done))
-        futures = {pool.submit(write_game, directory, p, args.noise): p for p in todo}
         try:
-            for future in as_completed(futures):
-                positions += future.result()
-                p = futures[future]
+            for p, written in played(todo, directory, args.noise, args.jobs):
+                positions += written
                 progress.update(task, advance=1, description=f"games ({positions} positions)")
                 progress.console.print(
                     f"{p.index}: {p.vampires.label} vs {p.werewolves.label} on {p.map_label}",
                     highlight=False,
                 )
         except KeyboardInterrupt:
-            for future in futures:
-                future.cancel()
             progress.console.print("stopped: run the same command again to go on")
             return 130
     print(f"{args.games} games in {args.out}, {positions} positions written by this run")

@@ -19,6 +19,7 @@ from benchmarks.corpus import (
     main,
     plan_game,
     read_corpus,
+    shallow,
     write_game,
 )
 
@@ -77,6 +78,10 @@ def test_every_bot_plays_and_every_third_game_is_within_a_reference_family() -> 
         assert g.vampires.family == g.werewolves.family in REFERENCE_FAMILIES
     assert {g.vampires.family for g in games[::3]} == set(REFERENCE_FAMILIES)
     assert plan_game(17, 1) == plan_game(17, 1) != plan_game(17, 2)
+    # random's many small groups would make a deep search's plies take minutes.
+    against_random = [g for g in games if "random" in (g.vampires.family, g.werewolves.family)]
+    assert against_random
+    assert all(shallow(g.vampires) and shallow(g.werewolves) for g in against_random)
 
 
 def test_maps_are_the_official_ones_and_generated_ones_of_every_size_up_to_40() -> None:

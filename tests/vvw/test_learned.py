@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,6 +52,16 @@ def test_features_are_read_from_the_side_to_moves_view():
     assert werewolves["own_houses_first"] == 0 and vampires["take_now"] == 0
     assert vampires["plies_left"] == 190 / 200
     assert len(features(GameState.from_cells(5, 5, cells))) == len(NAMES)
+    assert vampires["endgame"] == -1.0  # not one group against one with no house left
+
+
+def test_a_pursuit_endgame_brings_its_exact_chance():
+    # 10 against 8, no house: the werewolves must force a battle; on an open 9 × 9 board
+    # with 150 plies left they can, so the leader's chance is that of being struck.
+    state = GameState.from_cells(9, 9, {(0, 0): (V, 10), (8, 8): (W, 8)}, ply=50)
+    chance = _named(state)["endgame"]
+    assert 0 < chance < 1
+    assert _named(state.with_ply(51))["endgame"] == pytest.approx(1 - chance)
 
 
 def test_a_finished_game_is_worth_its_result_exactly():

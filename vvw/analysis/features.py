@@ -6,8 +6,9 @@ the creatures of each side and the humans, the groups and their sizes, the race 
 human houses (who reaches each house first with a group big enough to take it, in the
 plies left), the strikes each side can make or suffer on the next plies (sure ones, at
 1.5 times the enemy or more, and random battles), how far the sides are apart, the plies
-left and the board's size. Pure Python, no I/O: the analysis calls it at the leaves of
-its search, the training (``benchmarks.learn``) on every position of the corpus.
+left and the board's size, and a pursuit endgame's exact chance. Pure Python, no I/O:
+the analysis calls it at the leaves of its search, the training (``benchmarks.learn``) on
+every position of the corpus.
 
 Distances are in plies of one group: a creature steps to any of its 8 neighbours, so
 the distance between two cells is ``max(|dx|, |dy|)``.
@@ -16,6 +17,7 @@ the distance between two cells is ``max(|dx|, |dy|)``.
 import math
 from collections.abc import Sequence
 
+from agents.endgame import endgame_chance
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from engine.rules import DEFAULT_RULES, Rules
 from engine.state import GameState
@@ -50,6 +52,7 @@ NAMES: tuple[str, ...] = (
     "board_cells",
     "houses",
     "one_on_one",
+    "endgame",
 )
 """The features, in the order :func:`features` gives them (the shipped weights name them)."""
 
@@ -171,4 +174,12 @@ def features(state: GameState, rules: Rules = DEFAULT_RULES) -> list[float]:
         math.log(state.rows * state.cols),
         float(len(humans)),
         float(len(own) == 1 and len(other) == 1 and not humans),
+        _endgame(state, rules),
     ]
+
+
+def _endgame(state: GameState, rules: Rules) -> float:
+    """The side to move's chance under perfect play of a one-against-one pursuit endgame
+    (:func:`agents.endgame.endgame_chance`), −1 for any other position."""
+    chance = endgame_chance(state, state.to_move, rules)
+    return -1.0 if chance is None else chance

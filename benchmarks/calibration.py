@@ -382,7 +382,31 @@ def left_out(data: Positions, family: str, options: dict[str, Any]) -> bool:
     by_map(samples, measured, (a, b))
     ranked = sorted(model.made.get("importances", {}).items(), key=lambda kv: -kv[1])
     print("features the model leans on most: " + ", ".join(f"{n} {v:.2f}" for n, v in ranked[:6]))
+    control(data, measured, family, baseline, options)
     return met
+
+
+def control(
+    data: Positions, measured: Positions, family: str, baseline: float, options: dict[str, Any]
+) -> None:
+    """The same games measured by trees that also saw ``family``'s games against other
+    bots: whether what is missing is the family, or games."""
+    model = train(data.subset([pair != (family, family) for pair in data.families]), **options)
+    samples = learned_samples(measured, [model.chance(x) for x in measured.x])
+    ours = brier([(s.predicted, s.score) for s in samples])
+    worst = max(
+        (
+            abs(observed - predicted)
+            for _, count, predicted, observed in reliability(samples)
+            if count >= ENOUGH
+        ),
+        default=0.0,
+    )
+    print(
+        f"control, trained also on {family}'s games against other bots: Brier {ours:.4f}"
+        f" ({100 * (1 - ours / baseline):+.1f} % against the baseline),"
+        f" worst bucket {worst:.1f} points off"
+    )
 
 
 def families(args: argparse.Namespace) -> int:

@@ -207,7 +207,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=RATE)
     parser.add_argument("--leave-out", metavar="FAMILY", help="train without its games")
     args = parser.parse_args(argv)
-    command = "python -m benchmarks.learn " + shlex.join(sys.argv[1:] if argv is None else argv)
+    command = (
+        "python -m benchmarks.learn " + shlex.join(sys.argv[1:] if argv is None else argv)
+    ).strip()
     began = time.monotonic()
     data = positions(args.corpus)
     if args.leave_out:

@@ -186,6 +186,12 @@ def fit_curve(
     return Curve(a, b, d, e, risk)
 
 
+def _sklearn_version() -> str:
+    import sklearn
+
+    return str(sklearn.__version__)
+
+
 def brier(predicted: Sequence[float], score: Sequence[float]) -> float:
     """The mean squared error of predictions."""
     return sum((p - s) ** 2 for p, s in zip(predicted, score, strict=True)) / len(score)
@@ -228,6 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "positions": len(data),
         },
         "trainer": "sklearn.ensemble.GradientBoostingClassifier",
+        "library": f"scikit-learn {_sklearn_version()}",
         "settings": {"trees": args.trees, "depth": args.depth, "rate": args.rate, "seed": SEED},
         "brier_in_sample": round(brier(predicted, data.score), 4),
     }

@@ -1,14 +1,24 @@
-"""How well the analysis's winning chances are calibrated, and the curve fitted again.
+"""How well the winning chances are calibrated: the learned ones, and the analysis's.
 
-    python -m benchmarks.calibration [--games 300] [--depth 4] [--jobs 2] [--move-time 10]
-        [--seed 1] [--fit] [--samples FILE]
+    python -m benchmarks.calibration [--corpus runs/corpus] [--family NAME] [--trees 200]
+    python -m benchmarks.calibration --analysis [--games 300] [--depth 4] [--jobs 2]
+        [--move-time 10] [--seed 1] [--fit] [--samples FILE]
 
-Plays ``--games`` games between different built-in bots in the in-process arena, cycling
+By default, the learned chances (:mod:`vvw.analysis.learned`) on the corpus of
+``python -m benchmarks.corpus``, on bots they never trained on: for each reference family
+(``seed2019``, ``zcsn``, ``seed2025``) in turn, the trees are trained (as
+``benchmarks.learn`` does) on the games in which no side is of that family, and measured
+on the games between two bots of it: a reliability table (:data:`LEARNED_GOAL`: every
+bucket of 30+ positions within 5 points), the Brier score against the counts-only baseline
+fitted on the measured games themselves (:data:`BETTER`: 20 % lower), the figures per
+map, and the features the trees lean on most.
+
+With ``--analysis`` (or ``--fit``, ``--samples``, ``--from-samples``), it plays
+``--games`` games between different built-in bots in the in-process arena, cycling
 through pairings and maps (every pairing meets every map once in 150 games, twice in the
-default 300, the second time with other seeds), analyses
-each (``vvw analyse``'s analysis at ``--depth``), and compares every position's predicted
-expected score for the side to move with what that side scored in the end (a win 1, a
-draw ½, a loss 0):
+default 300, the second time with other seeds), analyses each (``vvw analyse``'s
+analysis at ``--depth``), and compares every position's predicted expected score for the
+side to move with what that side scored in the end (a win 1, a draw ½, a loss 0):
 
 - a reliability table: positions bucketed by predicted score (ten points wide), and per
   bucket the mean prediction and the mean score observed;
@@ -25,7 +35,7 @@ line says so if it happens).
 
 The default games are the *calibration set*: maps and seeds the shipped curve was not
 fitted on. ``--fit`` plays the *fitting set* instead (other maps, other seeds), fits the
-curve on it (:func:`vvw.analysis.chances.fit_curve`) and prints the constants to ship in
+curve on it (:func:`benchmarks.learn.fit_curve`) and prints the constants to ship in
 :data:`vvw.analysis.chances.CURVE`. ``--samples FILE`` writes every position as a JSON
 line (game, match, ply, how it was valued, value, prediction, score, counts, the board)
 as the games are analysed; ``--from-samples FILE…`` reads such files back instead of
@@ -35,6 +45,8 @@ once).
 
 import argparse
 import json
+import math
+import random
 import shlex
 import sys
 import time
@@ -46,17 +58,17 @@ import attrs
 
 from agents.arena import play_game
 from agents.registry import make_agent
+from benchmarks.corpus import REFERENCE_FAMILIES, game_map
+from benchmarks.learn import TREES, Positions, fit_curve, fit_logistic, positions, train, without
 from engine import GameState, Termination, Turn
 from engine.ending import totals
 from engine.kinds import VAMPIRES
-from engine.mapfile import GameMap, load_map
-from engine.mapgen import generate_map
 from vvw.analysis.analysis import analyse_game, default_jobs
-from vvw.analysis.chances import CURVE, Curve, fit_curve, fit_logistic, sigmoid
+from vvw.analysis.chances import CURVE, Curve, sigmoid
+from vvw.analysis.features import NAMES
 from vvw.analysis.game import game_from_turns
 from vvw.analysis.search import DEFAULT_DEPTH, Settings
 
-MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 BOTS: dict[str, dict[str, int]] = {
     "expectiminimax": {"depth": 3},
     "alphabeta": {"depth": 4},
@@ -116,15 +128,6 @@ class Sample:
         """The counts-only baseline's feature: ``(own − other) / (own + other)``."""
         total = self.own + self.other
         return (self.own - self.other) / total if total else 0.0
-
-
-def game_map(label: str, seed: int) -> GameMap:
-    """A map by name in ``maps/``, or ``gen:WxH:HOMES`` generated with ``seed``."""
-    if label.startswith("gen:"):
-        size, homes = label[4:].split(":")
-        width, height = (int(n) for n in size.split("x"))
-        return generate_map(width, height, int(homes), seed)
-    return load_map(MAPS_DIR / f"{label}.xml")
 
 
 def plan(games: int, maps: Sequence[str], seed: int) -> Iterator[tuple[int, str, str, str]]:
@@ -233,36 +236,190 @@ def reliability(samples: Sequence[Sample]) -> list[tuple[int, int, float, float]
     return rows
 
 
-def report(samples: Sequence[Sample], games: int, seconds: float) -> None:
-    """The reliability table and the Brier scores, printed."""
+def spread(inside: Sequence[Sample], draws: int = 400, seed: int = 1) -> tuple[float, float]:
+    """The 95 % interval of a bucket's points off (observed − predicted) over its games
+    resampled with replacement: the positions of one game share its result, so a bucket
+    knows as much as its games, not its positions."""
+    games: dict[int, list[float]] = {}
+    for s in inside:
+        games.setdefault(s.game, []).append(s.score - s.predicted)
+    sums = [(sum(diffs), len(diffs)) for diffs in games.values()]
+    rng = random.Random(seed)
+    offs = []
+    for _ in range(draws):
+        drawn = rng.choices(sums, k=len(sums))
+        offs.append(100 * sum(d for d, _ in drawn) / sum(n for _, n in drawn))
+    offs.sort()
+    return offs[int(0.025 * draws)], offs[int(0.975 * draws) - 1]
+
+
+def report(
+    samples: Sequence[Sample],
+    games: int,
+    seconds: float,
+    goal: float = GOAL,
+    by_game: bool = False,
+) -> tuple[float, float, float]:
+    """The reliability table and the Brier scores, printed; the worst bucket's points off,
+    the Brier score and the counts-only baseline's. With ``by_game``, each bucket's games
+    and the 95 % interval of its points off over its games resampled (:func:`spread`)."""
     print(f"\n{len(samples)} positions from {games} games ({seconds:.0f} s)")
-    print(f"{'predicted':>11} {'positions':>9} {'mean predicted':>15} {'observed':>9} {'off':>6}")
+    extra = f" {'games':>6} {'95 % by game':>14}" if by_game else ""
+    print(
+        f"{'predicted':>11} {'positions':>9} {'mean predicted':>15} {'observed':>9} {'off':>6}"
+        + extra
+    )
     worst = 0.0
     for start, count, predicted, observed in reliability(samples):
         off = observed - predicted
         flag = ""
         if count >= ENOUGH:
             worst = max(worst, abs(off))
-            flag = "" if abs(off) <= GOAL else "  over the goal"
+            flag = "" if abs(off) <= goal else "  over the goal"
         else:
             flag = "  (few)"
+        if by_game:
+            in_bucket = bucket(samples, start)
+            low, high = spread(in_bucket)
+            flag = f" {len({s.game for s in in_bucket}):>6} {low:>+6.1f}…{high:<+6.1f}" + flag
         print(
             f"{start:>4}–{start + BUCKET:<4}% {count:>9} {predicted:>15.1f} {observed:>9.1f}"
             f" {off:>+6.1f}{flag}"
         )
-        if count >= ENOUGH and abs(off) > GOAL:
+        if count >= ENOUGH and abs(off) > goal:
             for s, inside, scored in fillers(bucket(samples, start)):
                 print(
                     f"{'':>11} {inside:>9} of them from game {s.game}"
                     f" ({s.match or 'match not recorded'}), scored {100 * scored:.0f}"
                 )
     ours = brier([(s.predicted, s.score) for s in samples])
-    a, b = fit_logistic([((s.counts,), s.score) for s in samples])
+    a, b = fit_logistic([[s.counts] for s in samples], [s.score for s in samples])
     baseline = brier([(sigmoid(a + b * s.counts), s.score) for s in samples])
-    print(f"\nworst bucket of {ENOUGH}+ positions: {worst:.1f} points off (goal: {GOAL:g})")
-    print(f"Brier score: analysis {ours:.4f}, counts-only baseline {baseline:.4f}")
+    print(f"\nworst bucket of {ENOUGH}+ positions: {worst:.1f} points off (goal: {goal:g})")
+    what = "learned" if by_game else "analysis"
+    print(f"Brier score: {what} {ours:.4f}, counts-only baseline {baseline:.4f}")
     print(f"  (the baseline's curve σ({a:.3f} + {b:.3f}·(own − other)/(own + other)),")
     print("   fitted on these very games; a constant ½ scores 0.25)")
+    return worst, ours, baseline
+
+
+LEARNED_GOAL = 5.0
+"""Points within which each bucket of 30+ positions of the learned chances should be, on
+games of a family they were not trained on."""
+BETTER = 0.20
+"""How much lower the learned chances' Brier score should be than the counts-only
+baseline's."""
+SIZES = ((100, "≤ 10 × 10"), (400, "≤ 20 × 20"), (900, "≤ 30 × 30"), (1600, "≤ 40 × 40"))
+"""The classes of generated maps by cells, in the table by map."""
+
+
+def learned_samples(data: Positions, predicted: Sequence[float]) -> list[Sample]:
+    """The positions of ``data`` with their predictions, as the reliability table reads them."""
+    return [
+        Sample(game, ply, "learned", p, p, score, own, other, match)
+        for game, ply, p, score, own, other, match in zip(
+            data.game,
+            data.ply,
+            predicted,
+            data.score,
+            data.own,
+            data.other,
+            data.match,
+            strict=True,
+        )
+    ]
+
+
+def map_class(name: str, cells: int) -> str:
+    """An official map by its name, a generated one by its size."""
+    if name.count("-") < 3:  # gen-WxH-HOMES-SEED is generated, the rest are map files
+        return name
+    return "generated " + next(label for most, label in SIZES if cells <= most or most == 1600)
+
+
+def by_map(samples: Sequence[Sample], data: Positions, curve: tuple[float, float]) -> None:
+    """Per map (official) or size (generated): positions, the Brier score of the learned
+    chances and of the counts-only baseline, mean predicted and observed."""
+    board = NAMES.index("board_cells")
+    groups: dict[str, list[Sample]] = {}
+    for sample, x, name in zip(samples, data.x, data.map, strict=True):
+        groups.setdefault(map_class(name, round(math.exp(x[board]))), []).append(sample)
+    a, b = curve
+    head = ("positions", "learned", "counts", "predicted", "observed")
+    print(f"{'maps':<24} " + " ".join(f"{word:>9}" for word in head))
+    for label, inside in sorted(groups.items(), key=lambda item: -len(item[1])):
+        ours = brier([(s.predicted, s.score) for s in inside])
+        base = brier([(sigmoid(a + b * s.counts), s.score) for s in inside])
+        mean = 100 * sum(s.predicted for s in inside) / len(inside)
+        observed = 100 * sum(s.score for s in inside) / len(inside)
+        figures = f"{ours:>9.4f} {base:>9.4f} {mean:>9.1f} {observed:>9.1f}"
+        print(f"{label:<24} {len(inside):>9} {figures}")
+
+
+def left_out(data: Positions, family: str, options: dict[str, Any]) -> bool:
+    """Train without ``family``'s games, measure on the games between two of its bots and
+    print the tables; whether the goal is met."""
+    print(f"\n## {family} left out: trained without its games, measured on {family} vs {family}")
+    began = time.monotonic()
+    measured = data.subset([pair == (family, family) for pair in data.families])
+    if not len(measured):
+        print("no game between two of its bots in the corpus")
+        return False
+    model = train(without(data, family), **options)
+    samples = learned_samples(measured, [model.chance(x) for x in measured.x])
+    seconds = time.monotonic() - began
+    worst, ours, baseline = report(
+        samples, len(set(measured.game)), seconds, LEARNED_GOAL, by_game=True
+    )
+    better = 1 - ours / baseline
+    met = worst <= LEARNED_GOAL and better >= BETTER
+    print(
+        f"Brier score {100 * better:.1f} % better than the baseline (goal {100 * BETTER:.0f} %);"
+        f" goal {'met' if met else 'NOT met'}"
+    )
+    a, b = fit_logistic([[c] for c in measured.counts], measured.score)
+    print()
+    by_map(samples, measured, (a, b))
+    ranked = sorted(model.made.get("importances", {}).items(), key=lambda kv: -kv[1])
+    print("features the model leans on most: " + ", ".join(f"{n} {v:.2f}" for n, v in ranked[:6]))
+    control(data, measured, family, baseline, options)
+    return met
+
+
+def control(
+    data: Positions, measured: Positions, family: str, baseline: float, options: dict[str, Any]
+) -> None:
+    """The same games measured by trees that also saw ``family``'s games against other
+    bots: whether what is missing is the family, or games."""
+    model = train(data.subset([pair != (family, family) for pair in data.families]), **options)
+    samples = learned_samples(measured, [model.chance(x) for x in measured.x])
+    ours = brier([(s.predicted, s.score) for s in samples])
+    worst = max(
+        (
+            abs(observed - predicted)
+            for _, count, predicted, observed in reliability(samples)
+            if count >= ENOUGH
+        ),
+        default=0.0,
+    )
+    print(
+        f"control, trained also on {family}'s games against other bots: Brier {ours:.4f}"
+        f" ({100 * (1 - ours / baseline):+.1f} % against the baseline),"
+        f" worst bucket {worst:.1f} points off"
+    )
+
+
+def families(args: argparse.Namespace) -> int:
+    """The leave-one-family-out tables of the learned chances on the corpus."""
+    began = time.monotonic()
+    data = positions(args.corpus)
+    games = len(set(data.game))
+    print(f"corpus {args.corpus}: {len(data)} positions of {games} games", end="")
+    print(f" (features in {time.monotonic() - began:.0f} s)")
+    options = {"trees": args.trees}
+    met = [left_out(data, family, options) for family in args.family or REFERENCE_FAMILIES]
+    print(f"\ngoal met for {sum(met)} of {len(met)} families left out")
+    return 0
 
 
 def fit(samples: Sequence[Sample]) -> Curve:
@@ -320,8 +477,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="play no games: the positions of --samples files, predicted by the shipped "
         "curves (with --fit, fitted again)",
     )
+    parser.add_argument(
+        "--analysis",
+        action="store_true",
+        help="play games and measure vvw analyse's chances (the default: the learned"
+        " chances on the corpus, each reference family left out in turn)",
+    )
+    parser.add_argument(
+        "--corpus", type=Path, default=Path("runs/corpus"), help="the corpus (runs/corpus)"
+    )
+    parser.add_argument(
+        "--family",
+        action="append",
+        choices=REFERENCE_FAMILIES,
+        help=f"the family left out (repeatable; default each of {', '.join(REFERENCE_FAMILIES)})",
+    )
+    parser.add_argument("--trees", type=int, default=TREES, help=f"trees trained ({TREES})")
     args = parser.parse_args(argv)
     print("python -m benchmarks.calibration " + shlex.join(sys.argv[1:] if argv is None else argv))
+    if not (args.analysis or args.fit or args.from_samples or args.samples):
+        return families(args)
+    return analysis_calibration(args)
+
+
+def analysis_calibration(args: argparse.Namespace) -> int:
+    """Games played and analysed (or ``--from-samples``), and the analysis's chances
+    measured on them (with ``--fit``, its curves fitted again)."""
     maps = FIT_MAPS if args.fit else CALIBRATION_MAPS
     seed = FIT_SEED + args.seed if args.fit else args.seed
     samples: list[Sample] = []

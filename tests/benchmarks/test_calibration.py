@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import attrs
+import pytest
 
 from benchmarks.calibration import (
     BOTS,
@@ -16,10 +17,13 @@ from benchmarks.calibration import (
     Sample,
     _jsonable,
     fillers,
+    main,
     plan,
     play_and_analyse,
     read_samples,
+    spread,
 )
+from benchmarks.corpus import Planned, Player, write_game
 from engine import GameState, Kind
 
 
@@ -75,3 +79,35 @@ def test_the_games_filling_a_bucket_are_named_most_positions_first() -> None:
     inside += [_sample(4, 1, 0.5), _sample(1, 1, 1.0)]
     named = [(s.game, count, scored) for s, count, scored in fillers(inside, most=3)]
     assert named == [(9, 7, 1.0), (3, 5, 0.0), (1, 1, 1.0)]
+
+
+def test_a_bucket_knows_as_much_as_its_games() -> None:
+    # Two games, each predicted 65: one won throughout, one lost. Resampled by game, the
+    # bucket's points off range from −65 (the lost game twice) to +35 (the won one twice).
+    inside = [_sample(1, ply, 1.0) for ply in range(50)] + [
+        _sample(2, ply, 0.0) for ply in range(50)
+    ]
+    low, high = spread(inside)
+    assert low == pytest.approx(-65) and high == pytest.approx(35)
+
+
+def test_each_family_left_out_is_measured_on_its_own_games(tmp_path: Path, capsys) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    shallow = Player("seed2019", (("depth", 1),))
+    plans = [
+        Planned(0, 3, shallow, shallow, "gen:6x5:2"),
+        Planned(1, 4, shallow, shallow, "gen:5x5:2"),
+        Planned(2, 5, Player("greedy"), Player("random"), "gen:6x6:2"),
+        Planned(3, 6, Player("random"), Player("greedy"), "gen:5x6:2"),
+        Planned(4, 7, Player("greedy"), shallow, "gen:6x6:3"),
+    ]
+    for planned in plans:
+        write_game(games, planned)
+    (tmp_path / "corpus.json").write_text('{"seed": 1, "noise": 0.03}')
+    assert main(["--corpus", str(tmp_path), "--family", "seed2019", "--trees", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "positions from 2 games" in out
+    assert "seed2019 left out: trained without its games, measured on seed2019 vs seed2019" in out
+    assert "goal met" in out or "goal NOT met" in out
+    assert "control, trained also on seed2019's games against other bots" in out

@@ -11,6 +11,7 @@ import trio
 from agents.client import play
 from agents.expectiminimax import ExpectiminimaxAgent
 from agents.random_bot import RandomAgent
+from benchmarks.learn import fit_curve
 from engine import VAMPIRES, WEREWOLVES, GameState, Move, Rules, Turn, battle_outcomes
 from engine.kinds import HUMANS
 from protocol.records import Ply as PlyRecord
@@ -19,7 +20,7 @@ from server.settings import Settings as ServerSettings
 from tests.helpers.boards import board
 from tests.helpers.maps import load
 from vvw.analysis.analysis import Swing, TurnAnalysis, analyse_game
-from vvw.analysis.chances import CURVE, Curve, certainty_equivalent, fit_curve
+from vvw.analysis.chances import CURVE, Curve, certainty_equivalent
 from vvw.analysis.game import PlayedTurn, game_from_records, game_from_turns
 from vvw.analysis.judging import Label, Thresholds, accuracy, ply_accuracy
 from vvw.analysis.ledger import search_turn

@@ -15,11 +15,12 @@ so the curve works on a lead in creatures per army size. A solved endgame's
 exact chance under perfect play goes through a curve of its own (bots do not play an
 endgame perfectly). A game decided within the search's horizon is worth exactly 1, ½ or 0.
 :data:`CURVE` holds the shipped constants; ``python -m benchmarks.calibration --fit``
-plays games, fits them again (:func:`fit_curve`) and prints them.
+plays games, fits them again (``benchmarks.learn.fit_curve``, with scikit-learn: fitting
+is a training-time thing) and prints them. The chances learned from a corpus of games,
+without a search value, are :mod:`vvw.analysis.learned`'s.
 """
 
 import math
-from collections.abc import Iterable, Sequence
 
 import attrs
 
@@ -118,58 +119,3 @@ CURVE = Curve(
 )
 """The shipped curves: ``python -m benchmarks.calibration --fit`` on its 300 games (36,691
 positions analysed at depth 4; docs/analysis.md tells the games and the figures)."""
-
-
-def fit_logistic(points: Sequence[tuple[Sequence[float], float]]) -> list[float]:
-    """The coefficients ``[intercept, slope per feature…]`` of the logistic curve that best
-    predicts the scores of ``points``, ``(features, score)`` pairs: maximum likelihood by
-    Newton's method."""
-    if len(points) < 2:
-        raise ValueError("a curve needs at least two points")
-    size = len(points[0][0]) + 1
-    w = [0.0] * size
-    for _ in range(100):
-        gradient = [0.0] * size
-        hessian = [[1e-9 if i == j else 0.0 for j in range(size)] for i in range(size)]
-        for features, score in points:
-            row = (1.0, *features)
-            p = sigmoid(sum(c * v for c, v in zip(w, row, strict=True)))
-            weight = max(p * (1.0 - p), 1e-12)
-            for i in range(size):
-                gradient[i] += (score - p) * row[i]
-                for j in range(size):
-                    hessian[i][j] += weight * row[i] * row[j]
-        step = _solve(hessian, gradient)
-        w = [c + d for c, d in zip(w, step, strict=True)]
-        if max(abs(d) for d in step) < 1e-10:
-            break
-    return w
-
-
-def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """``matrix⁻¹ · vector`` by Gaussian elimination (a small symmetric positive matrix)."""
-    n = len(vector)
-    rows = [[*matrix[i], vector[i]] for i in range(n)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        for r in range(n):
-            if r != col and rows[col][col]:
-                factor = rows[r][col] / rows[col][col]
-                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col], strict=True)]
-    return [rows[i][n] / rows[i][i] if rows[i][i] else 0.0 for i in range(n)]
-
-
-def fit_curve(
-    searched: Iterable[tuple[float, float]],
-    solved: Iterable[tuple[float, float]],
-    risk: float = RISK,
-) -> Curve:
-    """The curves that best predict the scores of positions: ``searched`` as ``(search
-    value, score the side to move made)``, decided values left out (they
-    need no curve); ``solved`` endgames as ``(exact chance, score)``, certain ones left out."""
-    points = [((feature(v, risk),), s) for v, s in searched if decided(v) is None]
-    a, b = fit_logistic(points)
-    endgames = [((logit(p),), s) for p, s in solved if 0.0 < p < 1.0]
-    d, e = fit_logistic(endgames) if len(endgames) >= 2 else (0.0, 1.0)
-    return Curve(a, b, d, e, risk)

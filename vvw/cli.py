@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra and not getattr(args, "takes_extra", False):
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.named(args.command_name).unrecognized(extra)
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     with signals.handled():

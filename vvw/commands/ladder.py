@@ -90,8 +90,8 @@ def new(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     try:
         LadderStore.create(args.file, settings).close()
-    except StoreError as error:
-        raise CommandError(str(error)) from None
+    except StoreError as error:  # the file exists, or cannot be made
+        raise UsageError(str(error)) from None
     print(f"made the ladder {args.file}: {settings.describe()}")
     print(f"next: vvw ladder team add {args.file} NAME (once per team)")
     return 0
@@ -319,10 +319,8 @@ def join_ladder(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     try:
         return int(args.ladder_func(args))
-    except TeamNameError as error:  # a bad name was typed
+    except (TeamNameError, StoreError, TeamError) as error:  # a bad name, file; a name taken
         raise UsageError(str(error)) from None
-    except (StoreError, TeamError) as error:  # no such file, a name taken
-        raise CommandError(str(error)) from None
     except sqlite3.Error as error:
         raise CommandError(f"{args.file}: {error}") from None
 

@@ -494,6 +494,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_game_settings(parser)
     add_view_arguments(parser, own_host=True)
     parser.set_defaults(func=run)
+    later = "the run's tables are made afterwards: vvw tournament report RESULTS.jsonl --{}"
+    parser.hints.update({f"--{form}": later.format(form) for form in ("csv", "json")})
+    parser.hints["--html"] = later.format("html DIR")
     register_report(parser)
 
 

@@ -8,8 +8,11 @@ turns into plain JSON (:meth:`GameAnalysis.to_json`), the analysis file that
 ``vvw replay`` reads.
 """
 
+import contextlib
 import multiprocessing
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -315,10 +318,52 @@ def analysed_turns(
             yield analyse_turn(search, turn)
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         jobs, context, initializer=_start_worker, initargs=(settings, game.rules, curve)
-    ) as pool:
-        yield from pool.map(_work, game.turns)
+    )
+    finished = False
+    try:
+        with _interrupts_held():  # the workers start (on the first turns) deaf to Ctrl-C
+            turns = pool.map(_work, game.turns)
+        yield from turns
+        finished = True
+    finally:
+        _stop(pool, finished)
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold a Ctrl-C back while worker processes start, from them and from us: a Ctrl-C
+    in a terminal reaches every process of the command, but only the command answers it
+    (its workers then stopped, no traceback of theirs). The processes started meanwhile
+    keep SIGINT blocked; one that came meanwhile is raised here once they have started."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals are the main thread's: nothing to hold back
+        return
+    came: list[int] = []
+    handler = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.signal(signal.SIGINT, handler)
+    if came:
+        signal.raise_signal(signal.SIGINT)
+
+
+def _stop(pool: ProcessPoolExecutor, finished: bool) -> None:
+    """Shut the worker processes down: at once (their turns left undone) unless every
+    turn was analysed."""
+    if finished:
+        pool.shutdown()
+        return
+    workers = list((pool._processes or {}).values())  # no public way to end them at once
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join()
 
 
 def analyse_game(

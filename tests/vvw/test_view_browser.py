@@ -770,3 +770,31 @@ def test_a_person_plays_a_whole_game_against_greedy_and_it_is_recorded(browser, 
     report = _report_lines(results)
     assert report[0].startswith("1 of 1 games played (play, 1 map")
     assert {line.split()[1]: line.split()[2] for line in report[3:5]} == {"greedy": "1", "you": "1"}
+
+
+LISTED = """() => {
+    const list = document.getElementById("games");
+    return {games: [...list.querySelectorAll("li")].map((item) => item.dataset.game),
+            hidden: list.scrollHeight - list.clientHeight};
+}"""
+
+
+def test_the_list_of_games_shows_the_newest_first_and_a_ladder_s_games_fit(
+    browser, transcript, tmp_path
+) -> None:
+    # a ladder's live view keeps 20 finished games beside those in progress
+    lines = _lines(transcript)
+    server = _LiveServer()
+    try:
+        for number in range(1, 25):
+            server.feed(lines[:3], game=str(number))
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.wait_for_function("document.querySelectorAll('#games li').length === 24")
+        listed = page.evaluate(f"({LISTED})()")
+        page.screenshot(path=str(tmp_path / "games.png"))
+        page.close()
+    finally:
+        server.stop()
+    assert listed["games"] == [str(number) for number in range(24, 0, -1)]
+    assert listed["hidden"] <= 0, "the list scrolls: not every game shows"

@@ -674,6 +674,9 @@ def test_a_tournament_report_as_html_is_a_folder_of_pages(browser, tmp_path) -> 
     page.wait_for_selector("#download:not([hidden])")
     assert page.text_content("#name-vampires") == games[0].vampires.name
     assert page.text_content("#ply-count") != "0"
+    page.click("#dashboard")  # "the tournament": back to the index
+    page.wait_for_selector("#finished")
+    assert page.url == (site / "index.html").as_uri()
     page.close()
 
 

@@ -22,6 +22,7 @@ from engine.result import printable
 from server.events import Dropped, EventSink, GameEnded, ServerEvent
 from vvw import signals
 from vvw.argtypes import address, positive_float, positive_int
+from vvw.documents import guide
 from vvw.errors import CommandError, Stopped, UsageError
 from vvw.game_arguments import add_game_settings, add_map_arguments, settings_from
 from vvw.ladder.analysing import DEPTH as ANALYSIS_DEPTH
@@ -330,7 +331,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "ladder",
         help="a class ladder: make one, manage its teams, serve it, join it",
         description="A class ladder: one server pairs the teams' bots, rates every team and"
-        " shows it all on web pages (docs/ladder.md).",
+        f" shows it all on web pages ({guide('ladder.md')}).",
     )
     parser.set_defaults(func=run)
     commands = parser.add_subparsers(dest="ladder_command", metavar="COMMAND", required=True)

@@ -23,6 +23,7 @@ from vvw import signals
 from vvw.argtypes import positive_float, positive_int
 from vvw.botsfile import add_bots_argument, bots_named
 from vvw.command_parser import CommandParser
+from vvw.documents import guide
 from vvw.errors import CommandError, Stopped, UsageError
 from vvw.game_arguments import (
     add_game_settings,
@@ -435,7 +436,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--concurrency", type=positive_int, default=1, help="games played at once (default 1)"
     )
     cluster = parser.add_argument_group(
-        "on a Ray cluster (pip install 'vvw[cluster]'; see docs/tournaments.md)"
+        f"on a Ray cluster (pip install 'vvw[cluster]'; see {guide('tournaments.md')})"
     )
     cluster.add_argument(
         "--cluster",

@@ -28,6 +28,9 @@ MATCH_FLAGS = frozenset(
     {"-h", "--help", "--force", "--keep-transcripts", "--no-transcript", "--view"}
 )
 """The options of ``vvw match`` that take no value (a test keeps this true)."""
+QUIET_INSTALL = {"PYTHONWARNINGS": "ignore:Editable installation"}
+"""Hides setuptools' notice at each editable install (a box warning that a folder named like
+a package may be imported instead of it: here those folders are the packages)."""
 
 
 def run(*command: str | Path) -> int:
@@ -52,6 +55,7 @@ def set_up(with_tests: bool = True) -> None:
     if run(python, "-m", "pip", "install", "--quiet", "--upgrade", "pip") != 0:
         sys.exit("could not upgrade pip in .venv")
     target = ".[test]" if with_tests else "."
+    os.environ.update(QUIET_INSTALL)  # to pip and the build it starts
     if run(python, "-m", "pip", "install", "--quiet", "-e", target) != 0:
         sys.exit("could not install the project into .venv (is PyPI reachable?)")
     STAMP.write_text(digest + (" test" if with_tests else ""))

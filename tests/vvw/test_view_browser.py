@@ -710,7 +710,7 @@ def test_a_person_plays_a_whole_game_against_greedy_and_it_is_recorded(browser, 
     try:
         assert play.stdout is not None
         first = play.stdout.readline()
-        assert first.startswith("vvw play: you (you) play the werewolves against greedy"), first
+        assert first.startswith("vvw play: you play the werewolves against greedy"), first
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -801,3 +801,18 @@ def test_the_list_of_games_shows_the_newest_first_and_a_ladder_s_games_fit(
         server.stop()
     assert listed["games"] == [str(number) for number in range(24, 0, -1)]
     assert listed["hidden"] <= 0, "the list scrolls: not every game shows"
+
+
+def test_the_header_names_no_map_before_the_game_s_map_is_known(browser, transcript) -> None:
+    server = _LiveServer()
+    try:
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.wait_for_function("document.getElementById('status').textContent === 'live'")
+        assert "on" not in page.inner_text("h1").split()  # not "on ?"
+        server.feed(_lines(transcript))
+        page.wait_for_selector("#map-on:not([hidden])")
+        assert page.inner_text("#map-on").startswith("on ")
+        page.close()
+    finally:
+        server.stop()

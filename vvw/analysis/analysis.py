@@ -110,8 +110,16 @@ class Swing:
         played = moves_text(t.played) if t.played is not None else "(turn skipped)"
         return (
             f"ply {t.number}: {played} lost {_points(t.drop)}"
-            f" ({100 * t.score:.0f} → {100 * (t.after or 0):.0f}); better {moves_text(t.best)}"
+            f" ({chances_text(t)}); better {moves_text(t.best)}"
         )
+
+
+def chances_text(turn: TurnAnalysis) -> str:
+    """The mover's chances before and after its ply, in points: ``80 → 62``; with a
+    decimal where whole points would show no change (``80.3 → 79.7``)."""
+    before, after = 100 * turn.score, 100 * (turn.after or 0)
+    digits = 1 if round(before) == round(after) and before != after else 0
+    return f"{before:.{digits}f} → {after:.{digits}f}"
 
 
 def _points(value: float) -> str:

@@ -14,7 +14,13 @@ from engine import Kind
 from engine.drawing import draw_board, window_around
 from engine.kinds import VAMPIRES, WEREWOLVES
 from protocol.watch import moves_text
-from vvw.analysis.analysis import GameAnalysis, SideSummary, TurnAnalysis, battle_words
+from vvw.analysis.analysis import (
+    GameAnalysis,
+    SideSummary,
+    TurnAnalysis,
+    battle_words,
+    chances_text,
+)
 from vvw.analysis.judging import Label
 
 BARS = "▁▂▃▄▅▆▇█"
@@ -54,7 +60,7 @@ def summary_table(analysis: GameAnalysis) -> Table:
             str(s.counts[Label.MISTAKE]),
             str(s.counts[Label.BLUNDER]),
             f"−{s.play:.0f}" if s.play >= 0.5 else "0",
-            f"{s.luck:+.0f}",
+            f"{s.luck:+.0f}".replace("-", "−"),  # the minus of the play column
         )
     return table
 
@@ -72,7 +78,7 @@ def labelled_table(analysis: GameAnalysis) -> Table | Text:
             str(turn.number),
             side_text(turn.side),
             _played(turn),
-            f"{100 * turn.score:.0f} → {100 * (turn.after or 0):.0f}",
+            chances_text(turn),
             f"{turn.drop:.0f}",
             Text(f"{label.value} {label.symbol}", style=LABEL_STYLE[label]),
             moves_text(turn.best),

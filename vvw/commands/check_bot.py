@@ -377,6 +377,12 @@ class Session:
     async def close(self) -> None:
         if self.bot is not None:
             await stop_bot(self.bot)  # first: the connection then closes at once
+            for path in (self.bot.stdout_path, self.bot.stderr_path):  # nothing said: no file
+                with contextlib.suppress(OSError):
+                    if path.stat().st_size == 0:
+                        path.unlink()
+            with contextlib.suppress(OSError):  # not empty
+                self.log_dir.rmdir()
         await self._open.aclose()
         if self.listener is not None:
             await self.listener.aclose()

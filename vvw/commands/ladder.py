@@ -195,7 +195,7 @@ def serve(args: argparse.Namespace) -> int:
     aborted = store.abort_interrupted()
     if aborted:
         _note(
-            f"{len(aborted)} games left playing when the server last stopped are recorded as"
+            f"{plural(len(aborted), 'game')} left playing when the server last stopped, recorded as"
             f" aborted (never rated): {', '.join(map(str, aborted))}"
         )
     hub = LiveHub(keep=LIVE_GAMES)

@@ -98,9 +98,10 @@ class Renderer:
                 winner = (
                     f"{_side(record.winner)} win" if record.winner is not None else "nobody wins"
                 )
+                why = record.detail if record.detail != record.termination else ""
                 return [
-                    f"result: {winner} by {record.termination} after {plies(record.plies)}:"
-                    f" {printable(record.detail)}"
+                    f"result: {winner} by {record.termination} after {plies(record.plies)}"
+                    + (f": {printable(why)}" if why else "")
                 ]
         return []
 

@@ -35,6 +35,7 @@ from vvw.game_arguments import (
 )
 from vvw.mapchoice import resolve_maps
 from vvw.participants import Participant, parse_participants
+from vvw.paths import make_folder
 from vvw.playing import play_scheduled
 from vvw.ports import Listening, check_free
 from vvw.progress import RunProgress
@@ -132,8 +133,7 @@ def results_path(args: argparse.Namespace) -> tuple[Path, Header | None]:
     if path.is_dir():
         raise UsageError(f"--results {path} is a folder: name a file, e.g. {path / 'r.jsonl'}")
     if not path.exists():
-        if not path.parent.is_dir():
-            raise UsageError(f"folder {path.parent} does not exist")
+        make_folder(path.parent)  # a folder named for the results is made
         return path, None
     if not args.resume:
         raise UsageError(

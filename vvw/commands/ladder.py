@@ -33,6 +33,7 @@ from vvw.ladder.credentials import (
     check_team_name,
 )
 from vvw.ladder.joining import BotFailed, GameSeen, Joining, NoGame, join
+from vvw.ladder.recovery import recover_interrupted
 from vvw.ladder.serving import (
     PAIRING_INTERVAL,
     LadderEvent,
@@ -192,7 +193,7 @@ def serve(args: argparse.Namespace) -> int:
     web = Listening(web_host, web_port, "the pages (--web)")
     check_free([bots, web])
     store = LadderStore.open(args.file)
-    aborted = store.abort_interrupted()
+    aborted = recover_interrupted(store)
     if aborted:
         _note(
             f"{plural(len(aborted), 'game')} left playing when the server last stopped, recorded as"

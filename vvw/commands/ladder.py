@@ -32,7 +32,7 @@ from vvw.ladder.credentials import (
     TeamNameError,
     check_team_name,
 )
-from vvw.ladder.joining import BotFailed, GameSeen, Joining, NoGame, join
+from vvw.ladder.joining import GameSeen, Joining, NoGame, join
 from vvw.ladder.recovery import recover_interrupted
 from vvw.ladder.serving import (
     PAIRING_INTERVAL,
@@ -307,9 +307,7 @@ def join_ladder(args: argparse.Namespace) -> int:
         await join(participant, args.ladder, credentials, logs, hear, joining, args.games)
 
     try:
-        signum = signals.run(main)
-    except BotFailed as error:
-        raise CommandError(str(error)) from None
+        signum = signals.run(main)  # BotFailed, JoinRefused: errors of vvw.errors
     finally:
         remove_if_empty(logs)
     if signum is not None:

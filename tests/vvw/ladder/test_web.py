@@ -126,17 +126,21 @@ async def _open_stream(port: int, target: str = "/live/events") -> tuple[trio.So
     return stream, await stream.receive_some()
 
 
+async def _pages(nursery: trio.Nursery, store: LadderStore, **options) -> int:
+    """An idle ladder's pages (no game: no event reveals a closed stream), on a free port."""
+    pages = LadderPages(store.path, LiveHub(keep=5))
+    return await nursery.start(
+        lambda task_status: serve_http(pages, 0, task_status=task_status, **options)
+    )
+
+
 async def test_live_streams_closed_by_their_browsers_leave_the_pages_answered(ladder):
     # an idle ladder (no game, so no event would ever reveal a closed stream): a crowd of
     # streams opened and closed, more than the server's connections, then the pages
     store, _ = ladder
-    hub = LiveHub(keep=5)
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            pages = LadderPages(store.path, hub)
-            web = await nursery.start(
-                lambda task_status: serve_http(pages, 0, connections=8, task_status=task_status)
-            )
+            web = await _pages(nursery, store, connections=8)
             for _ in range(3 * 8):
                 stream, head = await _open_stream(web)
                 assert head.startswith(b"HTTP/1.1 200")
@@ -148,13 +152,9 @@ async def test_live_streams_closed_by_their_browsers_leave_the_pages_answered(la
 async def test_live_streams_are_bounded_per_address_and_the_pages_still_answered(ladder):
     # streams that never read, held open: the one too many is refused, pages are answered
     store, _ = ladder
-    hub = LiveHub(keep=5)
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            pages = LadderPages(store.path, hub)
-            web = await nursery.start(
-                lambda task_status: serve_http(pages, 0, task_status=task_status)
-            )
+            web = await _pages(nursery, store)
             held = [await _open_stream(web) for _ in range(STREAMS_PER_ADDRESS)]
             assert all(head.startswith(b"HTTP/1.1 200") for _, head in held)
             refused, head = await _open_stream(web)

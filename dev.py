@@ -44,6 +44,9 @@ its checks of bad input say what is wrong in their own words, which compiled typ
 would not."""
 COMPILED_STAMP = ROOT / "build" / "compiled-sources.txt"
 """The sources' digests at the last ``dev.py compile`` (a test compares them)."""
+QUIET_INSTALL = {"PYTHONWARNINGS": "ignore:Editable installation"}
+"""Hides setuptools' notice at each editable install (a box warning that a folder named like
+a package may be imported instead of it: here those folders are the packages)."""
 
 
 def run(*command: str | Path) -> int:
@@ -108,6 +111,7 @@ def set_up(with_tests: bool = True) -> None:
     if run(python, "-m", "pip", "install", "--quiet", "--upgrade", "pip") != 0:
         sys.exit("could not upgrade pip in .venv")
     target = ".[test]" if with_tests else "."
+    os.environ.update(QUIET_INSTALL)  # to pip and the build it starts
     if run(python, "-m", "pip", "install", "--quiet", "-e", target) != 0:
         sys.exit("could not install the project into .venv (is PyPI reachable?)")
     STAMP.write_text(digest + (" test" if with_tests else ""))

@@ -78,7 +78,9 @@ class Summary:
 
     def __str__(self) -> str:
         return (
-            f"{self.games} game(s), {self.replies} replies ({self.fallbacks} fallback),"
+            f"{self.games} game{'' if self.games == 1 else 's'},"
+            f" {self.replies} repl{'y' if self.replies == 1 else 'ies'}"
+            f" ({self.fallbacks} fallback{'' if self.fallbacks == 1 else 's'}),"
             f" slowest reply {self.slowest:.3f} s"
         )
 

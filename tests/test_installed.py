@@ -55,6 +55,21 @@ def test_the_wheel_holds_the_packages_and_the_maps_and_leaves_out_benchmarks(whe
     assert "vvw/analysis/learned.json" in names  # the learned chances' shipped trees
     tops = {name.split("/")[0] for name in names if not name.startswith("vvw-")}
     assert tops == set(SHIPPED)  # no benchmarks/, tests/, maps/ at the top
+    guides = {path.name for path in (ROOT / "docs").glob("*.md")}
+    assert {name.removeprefix("vvw/docs/") for name in names if name.endswith(".md")} == guides
+
+
+def test_installed_help_sends_a_user_to_guides_that_are_there(
+    installed: Path, tmp_path: Path
+) -> None:
+    for command in (["ladder"], ["analyse"], ["rules", "vectors"], ["tournament"]):
+        wide = ("env", "COLUMNS=1000", "vvw")  # a path wrapped over lines is not a word
+        shown = run_there(installed, tmp_path / "away", *wide, *command, "--help")
+        assert shown.returncode == 0, shown.stderr
+        guides = [word.strip("().,;:") for word in shown.stdout.split() if ".md" in word]
+        assert guides, f"vvw {' '.join(command)} --help names no guide"
+        for guide in guides:
+            assert Path(guide).is_file() and "site-packages" in guide, guide
 
 
 def test_installed_vvw_plays_draws_and_tests_from_an_empty_folder(

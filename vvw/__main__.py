@@ -2,6 +2,6 @@
 
 import sys
 
-from vvw.cli import main
+from vvw.entry import main
 
 sys.exit(main())

@@ -13,6 +13,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 
 from vvw import signals
 from vvw.command_parser import CommandParser
@@ -35,6 +36,14 @@ COMMAND_MODULES = (
 )
 
 
+def _version() -> str:
+    """The installed vvw's version (``unknown`` if it is run without being installed)."""
+    try:
+        return metadata.version("vvw")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> CommandParser:
     parser = CommandParser(
         prog="vvw",
@@ -45,6 +54,7 @@ def build_parser() -> CommandParser:
     parser.add_argument(
         "-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)"
     )
+    parser.add_argument("--version", action="version", version=f"vvw {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         importlib.import_module(f"vvw.commands.{name}").register(subparsers)
@@ -56,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra and not getattr(args, "takes_extra", False):
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.named(args.command_name).unrecognized(extra)
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     with signals.handled():

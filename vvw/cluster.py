@@ -34,6 +34,7 @@ import ray.exceptions
 import trio
 
 from server.settings import Settings
+from vvw.documents import guide
 from vvw.playing import play_scheduled
 from vvw.results import GameLine
 from vvw.schedule import ScheduledGame
@@ -48,7 +49,7 @@ CONNECT_TIMEOUT = 10.0
 """Seconds to wait for a cluster's head to accept a connection."""
 AUTH_HINT = (
     "a cluster with token authentication also needs RAY_AUTH_MODE=token and its"
-    " token here: see docs/tournaments.md"
+    f" token here: see {guide('tournaments.md')}"
 )
 MAX_RETRIES = 3
 """Times a game is played again after losing its worker, before the run gives up."""

@@ -1,9 +1,10 @@
-"""The parser of every ``vvw`` command: it knows the command's name and its subcommands."""
+"""The parser of every ``vvw`` command: it knows the command's name and its subcommands,
+and says what it cannot parse in one line (exit status 2), as every error of ``vvw``."""
 
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 
 class CommandParser(argparse.ArgumentParser):
@@ -17,6 +18,30 @@ class CommandParser(argparse.ArgumentParser):
         self.subcommands: dict[str, CommandParser] = {}
         """The parsers of ``add_subparsers``, by name, and those of :meth:`add_beside`."""
         self._beside: set[str] = set()
+        self.hints: dict[str, str] = {}
+        """What to say of an argument this command does not take (``--html``: where it
+        belongs), added to the error line."""
+
+    def error(self, message: str) -> NoReturn:
+        """One line on standard error, ``PROG: error: why`` (the choices of a missing
+        subcommand included), and exit status 2; ``PROG --help`` shows the usage."""
+        if self.subcommands and "required" in message:
+            message += f" (one of: {', '.join(self.subcommands)})"
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+    def unrecognized(self, words: Sequence[str]) -> NoReturn:
+        """Refuse ``words`` this command does not take, with the hints for them."""
+        hints = [self.hints[word] for word in words if word in self.hints]
+        self.error(f"unrecognized arguments: {' '.join(words)}" + "".join(f"; {h}" for h in hints))
+
+    def named(self, prog: str) -> "CommandParser":
+        """This parser, or the subcommand's under it whose name is ``prog``."""
+        if prog == self.prog:
+            return self
+        for parser in self.subcommands.values():
+            if prog == parser.prog or prog.startswith(f"{parser.prog} "):
+                return parser.named(prog)
+        return self
 
     def add_subparsers(self, **kwargs: Any) -> Any:
         action = super().add_subparsers(**kwargs)

@@ -4,7 +4,9 @@ A generated map is ``gen:SEED`` (20 × 15, 6 homes) or ``gen:SEED:WIDTHxHEIGHT[:
 the same text always gives the same map.
 """
 
+import difflib
 import glob
+import os
 from importlib import resources
 from pathlib import Path
 
@@ -36,11 +38,16 @@ def bundled_names() -> list[str]:
 
 
 def unknown_map(text: str) -> str:
-    """Why ``text`` names no map: ``unknown map 'x' (bundled: all_in, …)``."""
-    return (
-        f"unknown map {text!r} (bundled: {', '.join(bundled_names())};"
-        " or a map file, a glob, gen:SEED)"
-    )
+    """Why ``text`` names no map: ``no such map file: 'maps/x.xml'`` for what looks like a
+    file, else ``unknown map 'x'``; then the bundled maps, and the one closest to ``text``
+    (``did you mean thetrap?``)."""
+    names = bundled_names()
+    looks_like_a_file = text.lower().endswith(".xml") or "/" in text or os.sep in text
+    why = f"no such map file: {text!r}" if looks_like_a_file else f"unknown map {text!r}"
+    why += f" (bundled: {', '.join(names)}; or a map file, a glob, gen:SEED)"
+    if not looks_like_a_file and (close := difflib.get_close_matches(text, names, n=1)):
+        why += f": did you mean {close[0]}?"
+    return why
 
 
 def _bundled(name: str) -> MapChoice | None:

@@ -8,6 +8,7 @@ all in one word (``"name=mybot python bot.py"``), or the name of a bot of a bots
 per participant name, whatever name the bot sends in its NME.
 """
 
+import difflib
 import os
 import shlex
 import shutil
@@ -67,7 +68,9 @@ def _program_problem(program: str, folder: str | None = None) -> str | None:
         if shutil.which(program):
             return None
         here = f"; the file{there or ' here'} is ./{program}" if os.path.isfile(path) else ""
-        return f"{program} not found (not a program on PATH{here})"
+        close = difflib.get_close_matches(program, sorted(BUILTIN), n=1)
+        meant = f": did you mean the built-in bot {close[0]}?" if close else ""
+        return f"{program} not found (not a program on PATH{here}){meant}"
     if os.path.isdir(path):
         return f"{program}{there} is a folder, not a program"
     if not os.path.exists(path):

@@ -4,9 +4,13 @@
 view's, :mod:`vvw.view.live`; the ladder's pages, :mod:`vvw.ladder.web`), then closes it.
 It is meant to sit beside games without ever slowing them:
 
-- a connection has :data:`REQUEST_TIME` seconds to send its request;
+- a connection has :data:`REQUEST_TIME` seconds to send its request, and
+  :data:`SEND_TIME` to take each part of its answer;
 - at most ``connections`` are served at once: the next ones wait, unaccepted, in the
   kernel's queue (a crowd of browsers costs the process nothing until its turn);
+- event streams (answers of unknown length) are bounded in all (half the connections by
+  default) and per address, so that pages are always answered beside them: one more is
+  refused (503); a stream whose browser closes is ended at once, its slot free;
 - a browser that goes away or speaks nonsense ends only its own connection.
 
 Only ``GET`` and ``HEAD`` are answered (405 otherwise), unless the server is told to take
@@ -18,6 +22,7 @@ Only ``GET`` and ``HEAD`` are answered (405 otherwise), unless the server is tol
 it.
 """
 
+import contextlib
 import errno
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -39,6 +44,12 @@ READ_ONLY = ("GET", "HEAD")
 """The methods answered unless a server says otherwise (pages and event streams)."""
 MAX_BODY = 64 * 1024
 """Bytes a POST's body may hold."""
+SEND_TIME = 60.0
+"""Seconds a browser has to take each part of an answer (one that stops reading is let go)."""
+STREAMS = CONNECTIONS // 2
+"""Event streams open at once by default, in all: the other connections are for pages."""
+STREAMS_PER_ADDRESS = 16
+"""Event streams open at once by default from one address."""
 FAVICON = (
     b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
     b'<path d="M0 0H16L0 16Z" fill="#c62828"/><path d="M16 0V16H0Z" fill="#1565c0"/></svg>'
@@ -65,12 +76,55 @@ class Request:
         return values[0] if values else None
 
 
-class Exchange:
-    """One request, and the means to answer it."""
+class StreamsBusy(Exception):
+    """An event stream was refused (503 sent): too many open, in all or from its address."""
 
-    def __init__(self, stream: trio.abc.Stream, conn: h11.Connection, request: Request) -> None:
+
+@attrs.define
+class StreamSlots:
+    """The event streams open, by address: at most ``total`` in all and ``per_address``
+    from one address."""
+
+    total: int = STREAMS
+    per_address: int = STREAMS_PER_ADDRESS
+    open: dict[str, int] = attrs.field(factory=dict)
+
+    def take(self, address: str) -> str | None:
+        """Count one more stream from ``address``; else why not (nothing counted)."""
+        if sum(self.open.values()) >= self.total:
+            return f"too many live event streams open ({self.total}): try again later"
+        if self.open.get(address, 0) >= self.per_address:
+            return (
+                f"too many live event streams open from your address ({self.per_address}):"
+                " close some pages"
+            )
+        self.open[address] = self.open.get(address, 0) + 1
+        return None
+
+    def give_back(self, address: str) -> None:
+        self.open[address] -= 1
+        if not self.open[address]:
+            del self.open[address]
+
+
+class Exchange:
+    """One request, and the means to answer it. ``address`` is the browser's (its IP
+    address as text; empty when not over TCP)."""
+
+    def __init__(
+        self,
+        stream: trio.abc.Stream,
+        conn: h11.Connection,
+        request: Request,
+        address: str = "",
+        slots: StreamSlots | None = None,
+    ) -> None:
         self._stream, self._conn = stream, conn
         self.request = request
+        self.address = address
+        self._slots = slots or StreamSlots()
+        self.streaming = trio.Event()
+        """Set once an event stream has begun (and holds one of the slots)."""
 
     async def _head(self, status: int, kind: str, headers: Headers) -> None:
         fields = [("content-type", kind), ("cache-control", "no-store"), ("connection", "close")]
@@ -85,11 +139,23 @@ class Exchange:
         await self.end()
 
     async def stream(self, kind: str, headers: Headers = ()) -> None:
-        """Begin an answer of unknown length (then :meth:`send` each part)."""
+        """Begin an answer of unknown length (then :meth:`send` each part); if too many
+        streams are open, answer 503 instead and raise :class:`StreamsBusy`."""
+        refusal = self._slots.take(self.address)
+        if refusal is not None:
+            await self.respond(503, "text/plain; charset=utf-8", f"{refusal}\n".encode())
+            raise StreamsBusy(refusal)
+        self.streaming.set()
         await self._head(200, kind, headers)
 
+    def close_stream(self) -> None:
+        """Give back the stream's slot, if it took one (the connection is closing)."""
+        if self.streaming.is_set():
+            self._slots.give_back(self.address)
+
     async def send(self, data: bytes) -> None:
-        await self._stream.send_all(self._conn.send(h11.Data(data=data)))
+        with trio.fail_after(SEND_TIME):
+            await self._stream.send_all(self._conn.send(h11.Data(data=data)))
 
     async def end(self) -> None:
         """End an answer begun with :meth:`stream` (its last part sent)."""
@@ -131,12 +197,55 @@ async def _read_body(stream: trio.abc.Stream, conn: h11.Connection) -> bytes | N
     return None
 
 
+def _address(stream: trio.abc.Stream) -> str:
+    """The browser's IP address, if ``stream`` is a TCP connection."""
+    if not isinstance(stream, trio.SocketStream):
+        return ""
+    peer = stream.socket.getpeername()
+    return str(peer[0]) if isinstance(peer, tuple) else str(peer)
+
+
+async def _until_hung_up(stream: trio.abc.Stream, exchange: Exchange) -> None:
+    """Return once the browser of an event stream has closed its connection (whatever it
+    sends meanwhile is ignored: one request a connection)."""
+    await exchange.streaming.wait()
+    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+        while await stream.receive_some(4096):
+            pass
+
+
+async def _handle(stream: trio.abc.Stream, handler: Handler, exchange: Exchange) -> None:
+    """Run ``handler``; an event stream ends as soon as its browser hangs up. What the
+    handler raises is raised as it is (not in a group)."""
+    failure: Exception | None = None
+    async with trio.open_nursery() as nursery:
+
+        async def watch() -> None:
+            await _until_hung_up(stream, exchange)
+            nursery.cancel_scope.cancel()
+
+        nursery.start_soon(watch)
+        try:
+            await handler(exchange)
+        except Exception as error:
+            failure = error
+        finally:
+            nursery.cancel_scope.cancel()
+    if failure is not None:
+        raise failure
+
+
 async def answer(
-    stream: trio.abc.Stream, handler: Handler, methods: Sequence[str] = READ_ONLY
+    stream: trio.abc.Stream,
+    handler: Handler,
+    methods: Sequence[str] = READ_ONLY,
+    slots: StreamSlots | None = None,
 ) -> None:
     """Answer one HTTP connection (one request; the connection closes after it); a method
-    not among ``methods`` is refused (405)."""
+    not among ``methods`` is refused (405); its event stream, if it asks for one, takes
+    one of ``slots``."""
     conn = h11.Connection(h11.SERVER)
+    exchange: Exchange | None = None
     try:
         asked = await _read_request(stream, conn)
         if asked is None:
@@ -147,7 +256,7 @@ async def answer(
         }
         method = asked.method.decode("ascii", "replace")
         request = Request(method, url.path, parse_qs(url.query), headers)
-        exchange = Exchange(stream, conn, request)
+        exchange = Exchange(stream, conn, request, _address(stream), slots)
         if method not in methods:
             allowed = ", ".join(methods)
             await exchange.respond(
@@ -161,12 +270,16 @@ async def answer(
                 await exchange.respond(413, "text/plain", b"request too long or too slow\n")
                 return
             exchange.request = attrs.evolve(request, body=body)
-            await handler(exchange)
+            await _handle(stream, handler, exchange)
         else:
-            await handler(exchange)
+            await _handle(stream, handler, exchange)
     except (trio.BrokenResourceError, trio.ClosedResourceError, h11.ProtocolError):
         pass  # the browser went away or spoke nonsense: nothing to do
+    except (trio.TooSlowError, StreamsBusy):
+        pass  # the browser stopped reading, or its stream was refused: it is told so
     finally:
+        if exchange is not None:
+            exchange.close_stream()
         await trio.aclose_forcefully(stream)
 
 
@@ -175,13 +288,14 @@ async def _accept(
     handler: Handler,
     methods: Sequence[str],
     slots: trio.Semaphore,
+    streams: StreamSlots,
     nursery: trio.Nursery,
 ) -> None:
     """Accept a connection whenever a slot is free, and answer it in a task of its own."""
 
     async def one(stream: trio.SocketStream) -> None:
         try:
-            await answer(stream, handler, methods)
+            await answer(stream, handler, methods, streams)
         except Exception:  # one page must never bring the server down
             log.exception("answering an HTTP request failed")
         finally:
@@ -210,16 +324,21 @@ async def serve_http(
     host: str = "127.0.0.1",
     *,
     connections: int = CONNECTIONS,
+    streams: StreamSlots | None = None,
     methods: Sequence[str] = READ_ONLY,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve ``handler`` on ``host:port`` until cancelled, ``connections`` at once at most,
-    answering ``methods`` (GET and HEAD unless told: POST for a page that sends, its body
-    at most :data:`MAX_BODY`); tells ``task_status`` the port (``OSError`` if it cannot be
-    listened on)."""
+    of which event ``streams`` (by default half of them, :data:`STREAMS_PER_ADDRESS` from
+    one address), answering ``methods`` (GET and HEAD unless told: POST for a page that
+    sends, its body at most :data:`MAX_BODY`); tells ``task_status`` the port (``OSError``
+    if it cannot be listened on)."""
     listeners = await trio.open_tcp_listeners(port, host=host)
     slots = trio.Semaphore(connections)
+    if streams is None:
+        half = max(1, connections // 2)
+        streams = StreamSlots(half, min(STREAMS_PER_ADDRESS, half))
     async with trio.open_nursery() as nursery:
         for listener in listeners:
-            nursery.start_soon(_accept, listener, handler, methods, slots, nursery)
+            nursery.start_soon(_accept, listener, handler, methods, slots, streams, nursery)
         task_status.started(listeners[0].socket.getsockname()[1])

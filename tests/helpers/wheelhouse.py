@@ -19,7 +19,7 @@ from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "engine", "protocol", "server", "agents")
-SOURCES += ("vvw", "maps", "benchmarks")  # benchmarks too: the wheel must leave it out
+SOURCES += ("vvw", "maps", "docs", "benchmarks")  # benchmarks too: the wheel leaves it out
 NOT_PACKED = frozenset({"INSTALLER", "REQUESTED", "direct_url.json", "RECORD"})
 """Files of an installed distribution's ``.dist-info`` that pip writes itself."""
 

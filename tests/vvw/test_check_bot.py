@@ -125,3 +125,59 @@ def test_a_failure_on_a_large_board_draws_the_board_around_the_move_and_cuts_lon
     assert status == 1
     assert "(around the move: columns " in out and "of 30 rows × 30 columns)" in out
     assert max(len(line) for line in out.splitlines()) <= 180, out
+
+
+STUDENT_MODULE = '''"""A student's own module, named as one of our packages."""
+
+
+def choose(groups):
+    x, y, n = max(groups, key=lambda group: group[2])
+    return [(x, y, n, x + (1 if x == 0 else -1), y)]
+'''
+STUDENT_BOT = """import sys
+
+import {name}
+from {library} import play_blocking
+
+
+class Mine:
+    name = "mine"
+
+    def new_game(self, species, state):
+        pass
+
+    def choose_ply(self, state, deadline):
+        return {name}.choose(state.groups(state.to_move))
+
+
+print(play_blocking(Mine(), sys.argv[1], int(sys.argv[2])))
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "library"),
+    [
+        ("engine", "agents.client"),
+        ("protocol", "agents.client"),
+        ("server", "agents.client"),
+        ("agents", "vvw.client"),
+    ],
+)
+def test_a_bot_beside_its_own_module_named_as_one_of_ours_uses_both(
+    capsys, tmp_path, name, library
+):
+    # the student's engine.py (say) is theirs in their bot, and ours in the client library
+    (tmp_path / f"{name}.py").write_text(STUDENT_MODULE)
+    (tmp_path / "mybot.py").write_text(STUDENT_BOT.format(name=name, library=library))
+    bot = f"{sys.executable} {tmp_path / 'mybot.py'} {{host}} {{port}}"
+    status, out = _check(capsys, bot, "--steps", "1-5")
+    assert status == 0, out
+
+
+def test_a_bot_whose_own_agents_py_hides_the_library_is_told_how_to_import_it(capsys, tmp_path):
+    (tmp_path / "agents.py").write_text(STUDENT_MODULE)
+    (tmp_path / "mybot.py").write_text(STUDENT_BOT.format(name="agents", library="agents.client"))
+    bot = f"{sys.executable} {tmp_path / 'mybot.py'} {{host}} {{port}}"
+    status, out = _check(capsys, bot, "--steps", "1")
+    assert status == 1
+    assert "agents.py hides vvw's agents package" in out and "from vvw.client import" in out

@@ -107,3 +107,32 @@ def test_report_html_numbers_a_runs_games_by_the_schedule_not_by_finish(tmp_path
     index = (tmp_path / "site" / "index.html").read_text()
     assert 'data-game="4"' in index and 'data-game="1"' in index
     assert 'data-game="2"' not in index
+
+
+def test_report_html_lists_an_abnormal_game_by_its_number_its_files_linked_its_lines_kept(
+    tmp_path, capsys
+):
+    results = tmp_path / "r.jsonl"
+    logs = tmp_path / "games" / "game001"
+    logs.mkdir(parents=True)
+    traceback = "exited with code 1: Traceback (most recent call last):\n  File x\nValueError: y"
+    crashed = _line(
+        1,
+        "a",
+        "b",
+        winner=Kind.WEREWOLVES,
+        termination=Termination.CRASH,
+        reason=traceback,
+        logs=str(logs),
+    )
+    writer = ResultsWriter(results, _header(("a", "b")))
+    writer.add(crashed)
+    writer.close()
+    assert main(["tournament", "report", str(results), "--html", str(tmp_path / "site")]) == 0
+    capsys.readouterr()
+    index = (tmp_path / "site" / "index.html").read_text()
+    abnormal = index[index.index('<ul id="abnormal">') :].split("</ul>")[0]
+    assert "r1:m0:a:b:1" not in abnormal and "<li>game 1 on thetrap: a loses by crash" in abnormal
+    assert f'<a href="../games/game001"><code>{logs}</code></a>' in abnormal
+    assert f'<span class="reason">{traceback}</span>' in abnormal  # its lines, as written
+    assert ".reason { white-space: pre-wrap; }" in index

@@ -299,7 +299,7 @@ def test_match_refuses_an_existing_or_unwritable_results_file_before_playing(tmp
     existing.write_text("mine")
     for target, says in (
         (existing, "exists (use --force"),
-        (tmp_path / "no" / "r.json", "does not exist"),
+        (existing / "r.json", "is a file, not a folder"),
     ):
         assert main(["match", "--map", "thetrap", "random", "random", "--json", str(target)]) == 2
         assert says in capsys.readouterr().err

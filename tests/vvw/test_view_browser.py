@@ -674,6 +674,9 @@ def test_a_tournament_report_as_html_is_a_folder_of_pages(browser, tmp_path) -> 
     page.wait_for_selector("#download:not([hidden])")
     assert page.text_content("#name-vampires") == games[0].vampires.name
     assert page.text_content("#ply-count") != "0"
+    page.click("#dashboard")  # "the tournament": back to the index
+    page.wait_for_selector("#finished")
+    assert page.url == (site / "index.html").as_uri()
     page.close()
 
 
@@ -707,7 +710,7 @@ def test_a_person_plays_a_whole_game_against_greedy_and_it_is_recorded(browser, 
     try:
         assert play.stdout is not None
         first = play.stdout.readline()
-        assert first.startswith("vvw play: you (you) play the werewolves against greedy"), first
+        assert first.startswith("vvw play: you play the werewolves against greedy"), first
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -770,3 +773,46 @@ def test_a_person_plays_a_whole_game_against_greedy_and_it_is_recorded(browser, 
     report = _report_lines(results)
     assert report[0].startswith("1 of 1 games played (play, 1 map")
     assert {line.split()[1]: line.split()[2] for line in report[3:5]} == {"greedy": "1", "you": "1"}
+
+
+LISTED = """() => {
+    const list = document.getElementById("games");
+    return {games: [...list.querySelectorAll("li")].map((item) => item.dataset.game),
+            hidden: list.scrollHeight - list.clientHeight};
+}"""
+
+
+def test_the_list_of_games_shows_the_newest_first_and_a_ladder_s_games_fit(
+    browser, transcript, tmp_path
+) -> None:
+    # a ladder's live view keeps 20 finished games beside those in progress
+    lines = _lines(transcript)
+    server = _LiveServer()
+    try:
+        for number in range(1, 25):
+            server.feed(lines[:3], game=str(number))
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.wait_for_function("document.querySelectorAll('#games li').length === 24")
+        listed = page.evaluate(f"({LISTED})()")
+        page.screenshot(path=str(tmp_path / "games.png"))
+        page.close()
+    finally:
+        server.stop()
+    assert listed["games"] == [str(number) for number in range(24, 0, -1)]
+    assert listed["hidden"] <= 0, "the list scrolls: not every game shows"
+
+
+def test_the_header_names_no_map_before_the_game_s_map_is_known(browser, transcript) -> None:
+    server = _LiveServer()
+    try:
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.wait_for_function("document.getElementById('status').textContent === 'live'")
+        assert "on" not in page.inner_text("h1").split()  # not "on ?"
+        server.feed(_lines(transcript))
+        page.wait_for_selector("#map-on:not([hidden])")
+        assert page.inner_text("#map-on").startswith("on ")
+        page.close()
+    finally:
+        server.stop()

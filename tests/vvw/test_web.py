@@ -4,7 +4,7 @@ import trio
 import trio.testing
 
 from tests.helpers.http import fetch
-from vvw.web import FAVICON, MAX_BODY, Exchange, serve_http
+from vvw.web import FAVICON, MAX_BODY, Exchange, StreamSlots, serve_http
 
 
 async def _ask(stream: trio.SocketStream, path: str) -> bytes:
@@ -119,3 +119,17 @@ async def test_every_server_answers_the_browsers_icon_request_itself():
     assert icon.endswith(b"\r\n\r\n" + FAVICON)
     assert other.startswith(b"HTTP/1.1 404")
     assert asked == ["/other"]
+
+
+def test_event_streams_are_bounded_in_all_and_per_address():
+    slots = StreamSlots(total=3, per_address=2)
+    assert slots.take("10.0.0.1") is None and slots.take("10.0.0.1") is None
+    assert "from your address (2)" in (slots.take("10.0.0.1") or "")
+    assert slots.take("10.0.0.2") is None
+    assert "open (3)" in (slots.take("10.0.0.3") or "")
+    slots.give_back("10.0.0.1")
+    assert slots.take("10.0.0.3") is None and slots.open == {
+        "10.0.0.1": 1,
+        "10.0.0.2": 1,
+        "10.0.0.3": 1,
+    }

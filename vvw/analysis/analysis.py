@@ -8,8 +8,11 @@ then each turn's change in chances is split into play and luck (:mod:`vvw.analys
 (:meth:`GameAnalysis.to_json`), the analysis file that ``vvw replay`` reads.
 """
 
+import contextlib
 import multiprocessing
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -55,9 +58,17 @@ class Swing:
         played = moves_text(t.played) if t.played is not None else "(turn skipped)"
         return (
             f"ply {t.number}: {played} lost {_points(t.drop)}"
-            f" ({chance_text(t.score)} → {chance_text(t.expected or 0)});"
-            f" better {moves_text(t.best)}"
+            f" ({chances_text(t)}); better {moves_text(t.best)}"
         )
+
+
+def chances_text(turn: TurnAnalysis) -> str:
+    """The mover's chances before its ply and its ply's expected chance, in points:
+    ``80 → 62``; with a decimal where whole points would show no change (``80.3 → 79.7``)."""
+    before, after = turn.score, turn.expected or 0.0
+    if chance_text(before) == chance_text(after) and before != after:
+        return f"{100 * before:.1f} → {100 * after:.1f}"
+    return f"{chance_text(before)} → {chance_text(after)}"
 
 
 def _points(value: float) -> str:
@@ -300,10 +311,52 @@ def searched_turns(
             yield search_turn(search, *job)
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         jobs, context, initializer=_start_worker, initargs=(settings, game.rules, leaf, curve)
-    ) as pool:
-        yield from pool.map(_work, work)
+    )
+    finished = False
+    try:
+        with _interrupts_held():  # the workers start (on the first turns) deaf to Ctrl-C
+            turns = pool.map(_work, work)
+        yield from turns
+        finished = True
+    finally:
+        _stop(pool, finished)
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold a Ctrl-C back while worker processes start, from them and from us: a Ctrl-C
+    in a terminal reaches every process of the command, but only the command answers it
+    (its workers then stopped, no traceback of theirs). The processes started meanwhile
+    keep SIGINT blocked; one that came meanwhile is raised here once they have started."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals are the main thread's: nothing to hold back
+        return
+    came: list[int] = []
+    handler = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.signal(signal.SIGINT, handler)
+    if came:
+        signal.raise_signal(signal.SIGINT)
+
+
+def _stop(pool: ProcessPoolExecutor, finished: bool) -> None:
+    """Shut the worker processes down: at once (their turns left undone) unless every
+    turn was analysed."""
+    if finished:
+        pool.shutdown()
+        return
+    workers = list((pool._processes or {}).values())  # no public way to end them at once
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join()
 
 
 def analyse_game(

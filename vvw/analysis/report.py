@@ -15,8 +15,14 @@ from engine import Kind
 from engine.drawing import draw_board, window_around
 from engine.kinds import VAMPIRES, WEREWOLVES
 from protocol.watch import moves_text
-from vvw.analysis.analysis import GameAnalysis, SideSummary, TurnAnalysis, battle_words
-from vvw.analysis.judging import Label, chance_text
+from vvw.analysis.analysis import (
+    GameAnalysis,
+    SideSummary,
+    TurnAnalysis,
+    battle_words,
+    chances_text,
+)
+from vvw.analysis.judging import Label
 
 BARS = "▁▂▃▄▅▆▇█"
 BOARD_WINDOW = 11
@@ -73,7 +79,7 @@ def labelled_table(analysis: GameAnalysis) -> Table | Text:
             str(turn.number),
             side_text(turn.side),
             _played(turn),
-            f"{chance_text(turn.score)} → {chance_text(turn.expected or 0)}",
+            chances_text(turn),
             f"{turn.drop:.0f}",
             Text(f"{label.value} {label.symbol}", style=LABEL_STYLE[label]),
             moves_text(turn.best),

@@ -20,6 +20,7 @@ from vvw.analysis.game import game_from_records
 from vvw.analysis.judging import DEFAULT_THRESHOLDS, Thresholds
 from vvw.analysis.report import print_report
 from vvw.analysis.search import DEFAULT_DEPTH, Settings
+from vvw.documents import guide
 from vvw.errors import UsageError
 from vvw.paths import write_file
 from vvw.progress import plain_console
@@ -111,8 +112,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "proxy or agent --transcript): the winning chances before every ply, each ply judged "
         "against the best one found (inaccuracy, mistake, blunder, with the better ply), the "
         "luck of every random battle, and a summary per side. Prints the report and writes "
-        "GAME.analysis.json beside the transcript, which vvw replay then shows. docs/analysis.md "
-        "explains how to read it.",
+        "GAME.analysis.json beside the transcript, which vvw replay then shows."
+        f" {guide('analysis.md')} explains how to read it.",
     )
     parser.add_argument("file", help="a transcript (.jsonl)")
     how = parser.add_mutually_exclusive_group()

@@ -373,10 +373,24 @@ class Session:
                 if code is not None
                 else f"no connection in {self.connect_time:g} s"
             )
-            raise StepFailed(f"a connection to 127.0.0.1:{port}", got)
+            raise StepFailed(f"a connection to 127.0.0.1:{port}", got + self._hidden_package())
         player = await self._open.enter_async_context(connected(stream, f"127.0.0.1:{port}"))
         self.connection = Connection(player)
         return self.connection
+
+    def _hidden_package(self) -> str:
+        """A hint if the bot's own ``agents.py`` hid our package from its import."""
+        assert self.bot is not None
+        try:
+            errors = self.bot.stderr_path.read_bytes()[-4096:]
+        except OSError:
+            return ""
+        if b"'agents' is not a package" not in errors:
+            return ""
+        return (
+            "; the bot's own agents.py hides vvw's agents package: import the client"
+            " library as `from vvw.client import play_blocking` (or rename the file)"
+        )
 
     async def exits(self, grace: float = EXIT_GRACE) -> bool:
         assert self.bot is not None
@@ -388,6 +402,12 @@ class Session:
     async def close(self) -> None:
         if self.bot is not None:
             await stop_bot(self.bot)  # first: the connection then closes at once
+            for path in (self.bot.stdout_path, self.bot.stderr_path):  # nothing said: no file
+                with contextlib.suppress(OSError):
+                    if path.stat().st_size == 0:
+                        path.unlink()
+            with contextlib.suppress(OSError):  # not empty
+                self.log_dir.rmdir()
         await self._open.aclose()
         if self.listener is not None:
             await self.listener.aclose()

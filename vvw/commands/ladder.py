@@ -23,6 +23,7 @@ from engine.result import printable
 from server.events import Dropped, EventSink, GameEnded, ServerEvent
 from vvw import signals
 from vvw.argtypes import address, positive_float, positive_int
+from vvw.documents import guide
 from vvw.errors import CommandError, Stopped, UsageError
 from vvw.game_arguments import (
     add_game_settings,
@@ -37,7 +38,8 @@ from vvw.ladder.credentials import (
     TeamNameError,
     check_team_name,
 )
-from vvw.ladder.joining import BotFailed, GameSeen, Joining, NoGame, join
+from vvw.ladder.joining import GameSeen, Joining, NoGame, join
+from vvw.ladder.recovery import recover_interrupted
 from vvw.ladder.serving import (
     PAIRING_INTERVAL,
     LadderEvent,
@@ -111,8 +113,8 @@ def new(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     try:
         LadderStore.create(args.file, settings).close()
-    except StoreError as error:
-        raise CommandError(str(error)) from None
+    except StoreError as error:  # the file exists, or cannot be made
+        raise UsageError(str(error)) from None
     print(f"made the ladder {args.file}: {settings.describe()}")
     print(f"next: vvw ladder team add {args.file} NAME (once per team)")
     return 0
@@ -212,10 +214,10 @@ def serve(args: argparse.Namespace) -> int:
     web = Listening(web_host, web_port, "the pages (--web)")
     check_free([bots, web])
     store = LadderStore.open(args.file)
-    aborted = store.abort_interrupted()
+    aborted = recover_interrupted(store)
     if aborted:
         _note(
-            f"{len(aborted)} games left playing when the server last stopped are recorded as"
+            f"{plural(len(aborted), 'game')} left playing when the server last stopped, recorded as"
             f" aborted (never rated): {', '.join(map(str, aborted))}"
         )
     hub = LiveHub(keep=LIVE_GAMES)
@@ -326,9 +328,7 @@ def join_ladder(args: argparse.Namespace) -> int:
         await join(participant, args.ladder, credentials, logs, hear, joining, args.games)
 
     try:
-        signum = signals.run(main)
-    except BotFailed as error:
-        raise CommandError(str(error)) from None
+        signum = signals.run(main)  # BotFailed, JoinRefused: errors of vvw.errors
     finally:
         remove_if_empty(logs)
     if signum is not None:
@@ -340,10 +340,8 @@ def join_ladder(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     try:
         return int(args.ladder_func(args))
-    except TeamNameError as error:  # a bad name was typed
+    except (TeamNameError, StoreError, TeamError) as error:  # a bad name, file; a name taken
         raise UsageError(str(error)) from None
-    except (StoreError, TeamError) as error:  # no such file, a name taken
-        raise CommandError(str(error)) from None
     except sqlite3.Error as error:
         raise CommandError(f"{args.file}: {error}") from None
 
@@ -353,7 +351,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "ladder",
         help="a class ladder: make one, manage its teams, serve it, join it",
         description="A class ladder: one server pairs the teams' bots, rates every team and"
-        " shows it all on web pages (docs/ladder.md).",
+        f" shows it all on web pages ({guide('ladder.md')}).",
     )
     parser.set_defaults(func=run)
     commands = parser.add_subparsers(dest="ladder_command", metavar="COMMAND", required=True)

@@ -100,10 +100,10 @@ class Renderer:
                 winner = (
                     f"{_side(record.winner)} win" if record.winner is not None else "nobody wins"
                 )
+                why = record.detail if record.detail != record.termination.value else ""
                 return [
-                    f"result: {winner} by {record.termination.value} after"
-                    f" {plies(record.plies)}:"
-                    f" {printable(record.detail)}"
+                    f"result: {winner} by {record.termination.value} after {plies(record.plies)}"
+                    + (f": {printable(why)}" if why else "")
                 ]
         return []
 

@@ -34,6 +34,7 @@ from vvw.game_arguments import (
 )
 from vvw.mapchoice import MapChoice, resolve_maps
 from vvw.participants import Participant, parse_participants
+from vvw.paths import PathError, make_folder
 from vvw.playing import Played, play_one
 from vvw.ports import Listening, check_free
 from vvw.progress import GameProgress
@@ -51,8 +52,10 @@ def writable_file(path: Path, force: bool) -> str | None:
         return f"{path} exists (use --force to overwrite it)"
     if path.is_dir():
         return f"{path} is a folder"
-    if not path.parent.is_dir():
-        return f"folder {path.parent} does not exist"
+    try:
+        make_folder(path.parent)  # a folder named for the results is made
+    except PathError as error:
+        return str(error)
     if not os.access(path.parent, os.W_OK):
         return f"folder {path.parent} is not writable"
     return None
@@ -280,7 +283,8 @@ def run(args: argparse.Namespace) -> int:
             def record(game: Played, number: int = number, label: str = choice.label) -> None:
                 played.append(game)
                 print(f"game {number} on {label}: {describe(game)}", flush=True)
-                print(running_score(players, played, args.games), flush=True)
+                if game.result.termination is not Termination.ABORTED:  # else: no more games
+                    print(running_score(players, played, args.games), flush=True)
                 note = kept.kept(game.transcript)
                 if note is not None:
                     print(f"vvw match: {note}", file=sys.stderr, flush=True)

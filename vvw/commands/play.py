@@ -27,6 +27,7 @@ from vvw.game_arguments import add_battle_arguments, settings_record, split_maps
 from vvw.human import PageAgent, Seat, play_handler, play_person
 from vvw.mapchoice import MapChoice, resolve_maps
 from vvw.participants import Participant, parse_participants
+from vvw.paths import make_folder
 from vvw.playing import Played, results_line
 from vvw.ports import Listening, check_free
 from vvw.results import Header, ResultsWriter
@@ -79,9 +80,18 @@ def _places(path: Path | None) -> tuple[Path, Path]:
         return run_dir / "results.jsonl", run_dir / "game"
     if path.exists():
         raise UsageError(f"--results {path} exists: name a new file")
-    if not path.parent.is_dir():
-        raise UsageError(f"folder {path.parent} does not exist")
+    make_folder(path.parent)  # a folder named for the results is made
     return path, path.parent / f"{path.stem}-game"
+
+
+def _you(name: str) -> str:
+    """The person, as the terminal speaks to them: ``you``, or ``you (NAME)``."""
+    return "you" if name == "you" else f"you ({name})"
+
+
+def _wins(name: str) -> str:
+    """``you win`` (the person's default name), ``greedy wins``."""
+    return "you win" if name == "you" else f"{name} wins"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -140,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
 
     def announce(address: str) -> None:
         print(
-            f"vvw play: you ({args.name}) play the {side.name.lower()} against {bot.name}"
+            f"vvw play: {_you(args.name)} play the {side.name.lower()} against {bot.name}"
             f" on {choice.label}: {address}",
             flush=True,
         )
@@ -179,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
     winner = (
         "a draw"
         if result.winner is None
-        else f"{(vampires if result.winner == Kind.VAMPIRES else werewolves).name} wins"
+        else _wins((vampires if result.winner == Kind.VAMPIRES else werewolves).name)
     )
     print(f"{winner} by {result.termination.value} after {plies(result.plies)}", flush=True)
     if seat.late:

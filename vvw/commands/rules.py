@@ -17,6 +17,7 @@ from engine.rules import Variant
 from engine.state import MAX_COUNT
 from engine.testing.oracles import Encounter, encounter_distribution, expected_survivors
 from vvw.argtypes import positive_int
+from vvw.documents import guide
 from vvw.errors import UsageError
 from vvw.paths import write_file
 from vvw.vectors import build_vectors
@@ -160,7 +161,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         description=(
             "Write the exact distribution of every encounter up to --max-count on each side,"
             " and plies with the rule each breaks first (or none, with their exact outcomes)."
-            " The fields are documented in docs/testing-your-rules.md."
+            f" The fields are documented in {guide('testing-your-rules.md')}."
         ),
         epilog="example: vvw rules vectors -o vectors.json",
     )

@@ -23,6 +23,7 @@ from vvw import signals
 from vvw.argtypes import positive_float, positive_int
 from vvw.botsfile import add_bots_argument, bots_named
 from vvw.command_parser import CommandParser
+from vvw.documents import guide
 from vvw.errors import CommandError, Stopped, UsageError
 from vvw.game_arguments import (
     add_game_settings,
@@ -34,6 +35,7 @@ from vvw.game_arguments import (
 )
 from vvw.mapchoice import resolve_maps
 from vvw.participants import Participant, parse_participants
+from vvw.paths import make_folder
 from vvw.playing import play_scheduled
 from vvw.ports import Listening, check_free
 from vvw.progress import RunProgress
@@ -133,8 +135,7 @@ def results_path(args: argparse.Namespace) -> tuple[Path, Header | None]:
     if path.is_dir():
         raise UsageError(f"--results {path} is a folder: name a file, e.g. {path / 'r.jsonl'}")
     if not path.exists():
-        if not path.parent.is_dir():
-            raise UsageError(f"folder {path.parent} does not exist")
+        make_folder(path.parent)  # a folder named for the results is made
         return path, None
     if not args.resume:
         raise UsageError(
@@ -437,7 +438,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--concurrency", type=positive_int, default=1, help="games played at once (default 1)"
     )
     cluster = parser.add_argument_group(
-        "on a Ray cluster (pip install 'vvw[cluster]'; see docs/tournaments.md)"
+        f"on a Ray cluster (pip install 'vvw[cluster]'; see {guide('tournaments.md')})"
     )
     cluster.add_argument(
         "--cluster",
@@ -496,6 +497,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_game_settings(parser)
     add_view_arguments(parser, own_host=True)
     parser.set_defaults(func=run)
+    later = "the run's tables are made afterwards: vvw tournament report RESULTS.jsonl --{}"
+    parser.hints.update({f"--{form}": later.format(form) for form in ("csv", "json")})
+    parser.hints["--html"] = later.format("html DIR")
     register_report(parser)
 
 

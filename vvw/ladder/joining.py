@@ -41,8 +41,9 @@ from protocol.codec import (
 from protocol.watch import Began, ConnectionWatch, Ended, Event, Played
 from server.processes import BotProcess, await_exit, start_bot, stop_bot
 from server.race import wait_unless
+from vvw.errors import CommandError, UsageError
 from vvw.ladder.credentials import Credentials, format_credentials
-from vvw.ladder.notes import MAX_NOTE, Note, NoteError, read_note
+from vvw.ladder.notes import MAX_NOTE, Note, NoteError, read_note, read_refusal
 from vvw.participants import Participant
 from vvw.relaying import RECEIVE_SIZE, Feed, pump
 from vvw.wording import plies
@@ -56,9 +57,9 @@ LONGEST_WAIT = 60.0
 """Seconds between tries when the ladder refuses or cannot be reached, doubling up to this."""
 
 
-class BotFailed(Exception):
+class BotFailed(CommandError):
     """The bot could not play at all (start, connect, send its ``NME``); ``str()`` says
-    why in one line."""
+    why in one line (exit status 1, inside an exception group too)."""
 
 
 @attrs.frozen
@@ -109,11 +110,18 @@ class GameSeen:
         return f"a game as {side}: {verdict} after {plies(self.plies)} ({counts}){think}{crash}"
 
 
+class JoinRefused(UsageError):
+    """The ladder refused the credentials for good (a wrong token, no such team); one line
+    (exit status 2: the command cannot run as typed)."""
+
+
 @attrs.frozen
 class NoGame:
-    """A connection that had no game, and why."""
+    """A connection that had no game, and why; ``final``: trying again cannot help (a
+    wrong token: the command then ends)."""
 
     reason: str
+    final: bool = False
 
 
 @attrs.define
@@ -248,12 +256,17 @@ async def play_once(
     seen = sight.result(crash)
     if seen is not None:
         return seen
+    refused = None if sight.note is None else read_refusal(bytes(sight.note))
+    if refused is not None:  # BYE, then why: the bot may well have left first, as it should
+        reason, final = refused
+        return NoGame(f"the ladder refused the connection: {reason}", final)
     if sight.first_to_close == "bot":
         how = "" if crash is None else f" ({crash.removeprefix('your bot ')})"
         raise BotFailed(f"the bot left while it waited for its game{how}: a bot must wait")
     return NoGame(
-        "the ladder closed the connection before any game: a wrong team name or token, all"
-        " the team's connections in use, or too many failed logins from this address"
+        "the ladder closed the connection before any game without a word: too many failed"
+        " logins from this address lately (wait, then try again), or too many connections"
+        " waiting at once"
     )
 
 
@@ -350,7 +363,8 @@ async def join(
 ) -> None:
     """Play game after game until cancelled, or until ``games`` connections had a game
     (``joining`` says where it is). ``hear`` is given each connection's outcome and the
-    seconds before the next try (0 after a game)."""
+    seconds before the next try (0 after a game). :class:`JoinRefused` if the ladder
+    refuses the credentials (trying again cannot help)."""
     wait = FIRST_WAIT
     for connection in itertools.count(1):
         if games is not None and joining.games >= games:
@@ -366,6 +380,8 @@ async def join(
             wait = FIRST_WAIT
             hear(outcome, 0.0)
             continue
+        if outcome.final:
+            raise JoinRefused(outcome.reason)
         hear(outcome, wait)
         await trio.sleep(wait)
         wait = min(LONGEST_WAIT, wait * 2)

@@ -5,6 +5,10 @@ credentials say it is a relay (``ladder:TEAM:TOKEN:relay``) gets one line of JSO
 ``BYE``: the game's number, map, side and opponent, and its result as the ladder recorded
 it. The relay reads it and gives the bot none of it; a bot connected directly never gets
 one. :func:`note_of` writes it from the stored game, :func:`read_note` reads it back.
+
+A relay the ladder refuses before any game (a wrong token, no such team, the team's
+connections all in use) gets ``BYE`` and a note that says why
+(:func:`refusal_note`, :func:`read_refusal`).
 """
 
 import json
@@ -108,3 +112,23 @@ def read_note(data: bytes) -> Note:
         )
     except (UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
         raise NoteError(f"not a ladder's note: {error}") from None
+
+
+def refusal_note(reason: str, final: bool) -> bytes:
+    """The note telling a relay why the ladder refused it, and whether trying again can
+    help (``final``: it cannot, say a wrong token): ``{"refused": REASON, "final": …}``."""
+    record = {"refused": reason[:DETAIL], "final": final}
+    return json.dumps(record, ensure_ascii=True).encode() + b"\n"
+
+
+def read_refusal(data: bytes) -> tuple[str, bool] | None:
+    """The reason in a refusal note and whether it is final; ``None`` if ``data`` is not
+    one."""
+    try:
+        record = json.loads(data.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    refused = record.get("refused") if isinstance(record, dict) else None
+    if not isinstance(refused, str):
+        return None
+    return printable(refused), record.get("final") is True

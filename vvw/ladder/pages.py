@@ -40,7 +40,7 @@ td.number, th.number { text-align: right; }
 .muted { color: #777; }
 .online { color: #2e7d32; font-weight: 600; }
 td.wrapped { white-space: normal; min-width: 10em; max-width: 36em; }
-.reason { color: #8a1c1c; }
+.reason { color: #8a1c1c; white-space: pre-wrap; }
 """
 
 

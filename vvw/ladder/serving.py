@@ -65,7 +65,7 @@ from vvw.bots import bot_command
 from vvw.ladder.analysing import Analysed, Analyses
 from vvw.ladder.credentials import CredentialsError, parse_credentials
 from vvw.ladder.limiter import FailureLimiter
-from vvw.ladder.notes import note_of
+from vvw.ladder.notes import note_of, refusal_note
 from vvw.ladder.pairing import Builtin, Match, ReturnLeg, Waiting, pair
 from vvw.ladder.ratings import Outcome, Rating, fit_ratings
 from vvw.ladder.store import LadderStore, Pairing, Verdict, transcripts_folder
@@ -124,6 +124,15 @@ class Left:
 
 LadderEvent = ServerEvent | Joined | Refused | Left | Analysed
 LadderSink = Callable[[LadderEvent], None]
+
+
+async def _tell_refusal(player: Player, refusal: Refusal) -> None:
+    """Tell ``vvw ladder join``'s relay why it is refused: ``BYE`` (its bot stops), then
+    the refusal's note (:func:`vvw.ladder.notes.refusal_note`)."""
+    with trio.move_on_after(NOTE_TIME):
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            note = refusal_note(refusal.value, final=refusal is not Refusal.TEAM_FULL)
+            await player.stream.send_all(encode(Bye()) + note)
 
 
 @attrs.define(eq=False)
@@ -329,6 +338,8 @@ class LadderServer:
                 if refusal is not Refusal.TEAM_FULL:
                     self.limiter.failed(address)
                 self._tell(Refused(peer, refusal or Refusal.NOT_CREDENTIALS, team))
+                if relay:
+                    await _tell_refusal(player, refusal or Refusal.NOT_CREDENTIALS)
                 return
             self.limiter.succeeded(address)
             player.name = team

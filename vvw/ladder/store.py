@@ -595,6 +595,16 @@ class LadderStore(LadderReader):
             )
         return numbers
 
+    def keep_cut_transcript(self, number: int, transcript: str, plies: int) -> None:
+        """Record the transcript of game ``number`` (its name in the transcripts folder)
+        and the plies it holds: a game aborted by :meth:`abort_interrupted`, whose server
+        was killed before it could say so."""
+        with self._write() as db:
+            db.execute(
+                "UPDATE games SET transcript = ?, plies = ? WHERE id = ? AND state = 'aborted'",
+                (transcript, plies, number),
+            )
+
     def owed_return_legs(self) -> list[Pairing]:
         """Pairings whose first game finished and whose return game has not begun, between
         players who still play; oldest first."""

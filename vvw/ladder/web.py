@@ -251,7 +251,9 @@ class LadderPages:
         if (kept := self._replays.get((number, analysed))) is not None:
             return kept
         try:
-            made, _ = replay_page(transcript, analysis=self._analysis(transcript))
+            made, _ = replay_page(
+                transcript, analysis=self._analysis(transcript), back=("/games", "the games")
+            )
         except (OSError, UnicodeDecodeError, TranscriptError):
             return _not_found("The transcript cannot be shown")
         page = Page(200, HTML, made.encode(), VIEWER_PAGES)

@@ -12,8 +12,10 @@ quote a bot's bytes) is escaped.
 """
 
 import html
+import os
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.request import pathname2url
 
 import attrs
 
@@ -24,7 +26,6 @@ from vvw.standings import (
     PAIR_COLUMNS,
     PARTICIPANT_COLUMNS,
     Standings,
-    abnormal_text,
     pair_rows,
     participant_rows,
     plan_text,
@@ -96,11 +97,42 @@ def _finished_rows(finished: Sequence[FinishedGame]) -> str:
     )
 
 
+def _file(path: str, files_from: Path | None) -> str:
+    """A game's file or folder: a link relative to ``files_from`` (a report's folder) when
+    it is there, else its path as text."""
+    shown = f"<code>{_text(path)}</code>"
+    if files_from is None or not Path(path).exists():
+        return shown
+    address = pathname2url(os.path.relpath(Path(path).resolve(), files_from.resolve()))
+    return f'<a href="{_text(address)}">{shown}</a>'
+
+
+def _abnormal_item(line: GameLine, game: FinishedGame | None, files_from: Path | None) -> str:
+    """One abnormal game: its number (its replay's link) as the table of finished games
+    shows it, who lost how, the reason as written (a traceback keeps its lines), its files."""
+    name = _text(line.key) if game is None else f"game {game.number}"
+    if game is not None and game.replay is not None:
+        name = f'<a href="{_text(game.replay)}">{name}</a>'
+    loser = line.loser()
+    who = f"{_text(loser.name)} loses" if loser else "no winner"
+    files = [_file(path, files_from) for path in (line.logs, line.transcript) if path]
+    return (
+        f"<li>{name} on {_text(line.map)}: {who} by {line.termination.value}:"
+        f' <span class="reason">{_text(line.reason)}</span>'
+        f' <span class="muted">[{", ".join(files) or "no files kept"}]</span></li>'
+    )
+
+
 def dashboard_body(
-    table: Standings, finished: Sequence[FinishedGame], *, live: bool = False
+    table: Standings,
+    finished: Sequence[FinishedGame],
+    *,
+    live: bool = False,
+    files_from: Path | None = None,
 ) -> str:
     """The standings and the finished games, as an HTML fragment (escaped); ``live``: with
-    room for the games in progress, which the page draws."""
+    room for the games in progress, which the page draws; ``files_from``: the folder the
+    page is written to, from which the games' files are linked."""
     parts = [
         f'<p id="plan">{_text(plan_text(table))}</p>',
         "<section><h2>Standings</h2>",
@@ -118,7 +150,10 @@ def dashboard_body(
     if live:
         parts.append('<section><h2>Playing now</h2><ol id="playing"></ol></section>')
     if table.abnormal:
-        items = "".join(f"<li>{_text(abnormal_text(game))}</li>" for game in table.abnormal)
+        numbered = {game.line.key: game for game in finished}
+        items = "".join(
+            _abnormal_item(line, numbered.get(line.key), files_from) for line in table.abnormal
+        )
         parts.append(
             f"<section><h2>Abnormal games ({len(table.abnormal)})</h2>"
             f'<ul id="abnormal">{items}</ul></section>'
@@ -155,6 +190,8 @@ tbody tr:nth-child(even) td { background: #f7f7f7; }
 .werewolves { color: var(--werewolves); font-weight: 600; }
 .muted { color: #777; }
 tr.abnormal td { color: #8a1c1c; }
+#abnormal li { margin-bottom: 4px; }
+.reason { white-space: pre-wrap; }
 #playing { margin: 0; padding-left: 20px; }
 #playing:empty::after { content: "none"; color: #777; margin-left: -20px; }
 """
@@ -241,12 +278,12 @@ def write_report(
         if transcript is not None:
             names = {"vampires": line.vampires.name, "werewolves": line.werewolves.name}
             try:
-                page, _ = replay_page(transcript, names)
+                page, _ = replay_page(transcript, names, back=("../index.html", "the tournament"))
                 write_file(folder / "games" / f"{number}.html", page.encode())
                 replay = f"games/{number}.html"
             except (OSError, UnicodeDecodeError, TranscriptError) as error:
                 problems.append(f"game {number} ({line.key}): {transcript}: {error}")
         finished.append(FinishedGame(number, line, replay))
-    index = dashboard_page(dashboard_body(table, finished), live=False)
+    index = dashboard_page(dashboard_body(table, finished, files_from=folder), live=False)
     write_file(folder / "index.html", index.encode())
     return sum(1 for game in finished if game.replay is not None), problems

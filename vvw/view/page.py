@@ -40,11 +40,13 @@ def replay_page(
     transcript: Path,
     names: Mapping[str, str] | None = None,
     analysis: dict[str, Any] | None = None,
+    back: tuple[str, str] | None = None,
 ) -> tuple[str, list[ViewEvent]]:
     """The replay page of ``transcript`` (the file embedded, to download from the page) and
     its view events; ``names``: the players' names to show (a tournament's participants,
     see :class:`~vvw.view.model.ViewBuilder`); ``analysis``: the game's analysis (an
-    analysis file's content, ``vvw analyse``) to show, if any. ``TranscriptError`` when
+    analysis file's content, ``vvw analyse``) to show, if any; ``back``: the address and
+    the words of a link back (a report's index, a ladder's games). ``TranscriptError`` when
     the file is not a transcript or holds no board to draw, ``OSError`` when it cannot be
     read."""
     events = view_events(read_transcript(transcript), names)
@@ -55,4 +57,6 @@ def replay_page(
     config: dict[str, Any] = {"events": events, "transcript": embedded}
     if analysis is not None:
         config["analysis"] = analysis
+    if back is not None:
+        config["back"] = {"href": back[0], "text": back[1]}
     return page(config), events

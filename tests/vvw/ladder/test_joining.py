@@ -9,10 +9,11 @@ import trio
 from engine import Rules
 from protocol.records import Command, Direction, Frame
 from server.settings import Settings
-from tests.vvw.ladder.ladders import ladder_settings, serving
+from tests.vvw.ladder.ladders import ladder_settings, serving, team_bot
 from vvw.ladder.credentials import Credentials
-from vvw.ladder.joining import BotFailed, GameSeen, Joining, NoGame, join
+from vvw.ladder.joining import BotFailed, GameSeen, Joining, JoinRefused, NoGame, join
 from vvw.ladder.notes import Verdict
+from vvw.ladder.serving import Joined
 from vvw.ladder.store import LadderStore
 from vvw.participants import Participant
 from vvw.transcripts import read_transcript
@@ -81,27 +82,54 @@ async def test_two_teams_joining_play_a_pairing_and_each_hears_the_ladder_s_resu
         assert sent[-2:] == [Command.END, Command.BYE]
 
 
-async def test_a_wrong_token_is_refused_before_any_game_and_tried_again_later(ladder, tmp_path):
+@pytest.mark.parametrize(("team", "says"), [("alpha", "wrong token"), ("nobody", "no such team")])
+async def test_wrong_credentials_are_refused_saying_which_and_not_tried_again(
+    ladder, tmp_path, team, says
+):
     store, _ = ladder
     heard: list[tuple[GameSeen | NoGame, float]] = []
     with trio.fail_after(60):
-        async with serving(store) as (port, _, _), trio.open_nursery() as nursery:
+        async with serving(store) as (port, _, _):
+            with pytest.raises(JoinRefused, match=f"^the ladder refused the connection: {says}$"):
+                await join(
+                    Participant(team, "random"),
+                    ("127.0.0.1", port),
+                    Credentials(team, "A" * 32),
+                    tmp_path,
+                    lambda outcome, wait: heard.append((outcome, wait)),
+                    Joining(),
+                )
+    assert heard == [] and store.games() == ()
+
+
+async def test_a_team_with_all_its_connections_open_is_told_so_and_tried_again(ladder, tmp_path):
+    store, tokens = ladder
+    heard: list[tuple[GameSeen | NoGame, float]] = []
+    with trio.fail_after(60):
+        async with serving(store) as (port, events, _), trio.open_nursery() as nursery:
+            for _ in range(store.settings.team_connections):  # waiting for an opponent
+                await team_bot(nursery, port, "alpha", tokens["alpha"])
+            await events.until(lambda heard: len(heard.of(Joined)) == 2)
 
             def hear(outcome: GameSeen | NoGame, wait: float) -> None:
                 heard.append((outcome, wait))
-                if len(heard) == 2:
-                    nursery.cancel_scope.cancel()
+                nursery.cancel_scope.cancel()
 
-            credentials = Credentials("alpha", "A" * 32)
-            participant = Participant("alpha", "random")
+            credentials = Credentials("alpha", tokens["alpha"])
             nursery.start_soon(
-                join, participant, ("127.0.0.1", port), credentials, tmp_path, hear, Joining()
+                join,
+                Participant("alpha", "random"),
+                ("127.0.0.1", port),
+                credentials,
+                tmp_path,
+                hear,
+                Joining(),
             )
-    assert [wait for _, wait in heard] == [1.0, 2.0]
-    for outcome, _ in heard:
-        assert isinstance(outcome, NoGame)
-        assert "before any game: a wrong team name or token" in outcome.reason
-    assert store.games() == ()
+    ((outcome, wait),) = heard
+    assert isinstance(outcome, NoGame) and wait == 1.0
+    assert outcome.reason == (
+        "the ladder refused the connection: the team has all its connections open already"
+    )
 
 
 async def test_a_ladder_out_of_reach_is_tried_again_later(tmp_path):

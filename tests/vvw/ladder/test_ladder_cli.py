@@ -83,7 +83,7 @@ def test_new_refuses_bad_settings_in_one_line(tmp_path, capsys, words, says):
 
 
 def test_new_never_overwrites_a_file(ladder, capsys):
-    assert main(["ladder", "new", str(ladder), "--map", "thetrap"]) == 1
+    assert main(["ladder", "new", str(ladder), "--map", "thetrap"]) == 2
     assert "exists: a new ladder needs a new file" in capsys.readouterr().err
 
 
@@ -130,13 +130,13 @@ def test_team_list_shows_each_team_with_its_games_and_status(ladder, capsys):
 @pytest.mark.parametrize(
     ("words", "code", "says"),
     [
-        (["add", "{file}", "Alpha"], 1, "a team 'alpha' exists already"),
-        (["add", "{file}", "greedy"], 1, "'greedy' is a built-in bot's name"),
+        (["add", "{file}", "Alpha"], 2, "a team 'alpha' exists already"),
+        (["add", "{file}", "greedy"], 2, "'greedy' is a built-in bot's name"),
         (["add", "{file}", "<script>"], 2, "bad team name '<script>'"),
         (["add", "{file}", "x" * 40], 2, "at most 32 characters"),
-        (["reset", "{file}", "nobody"], 1, "no team 'nobody'"),
-        (["remove", "{file}", "greedy"], 1, "is a built-in bot, not a team"),
-        (["list", "{dir}/missing.db"], 1, "no ladder"),
+        (["reset", "{file}", "nobody"], 2, "no team 'nobody'"),
+        (["remove", "{file}", "greedy"], 2, "is a built-in bot, not a team"),
+        (["list", "{dir}/missing.db"], 2, "no ladder"),
     ],
 )
 def test_team_commands_refuse_in_one_line(ladder, capsys, words, code, says):
@@ -151,9 +151,9 @@ def test_team_commands_refuse_in_one_line(ladder, capsys, words, code, says):
 def test_a_file_that_is_not_a_ladder_or_is_too_new_is_one_line(tmp_path, ladder, capsys):
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"\x00garbage" * 200)
-    assert main(["ladder", "team", "list", str(junk)]) == 1
+    assert main(["ladder", "team", "list", str(junk)]) == 2
     assert "junk.db is not a ladder: file is not a database" in capsys.readouterr().err
     with sqlite3.connect(ladder) as raw:
         raw.execute("PRAGMA user_version = 2")
-    assert main(["ladder", "team", "add", str(ladder), "alpha"]) == 1
+    assert main(["ladder", "team", "add", str(ladder), "alpha"]) == 2
     assert "made by a newer vvw" in capsys.readouterr().err

@@ -200,11 +200,14 @@ def test_a_killed_server_loses_only_its_games_in_progress_recorded_aborted_at_it
     with LadderReader.open(class_.path) as reader:
         rated_before = ratings_of(reader.snapshot())
     again, _, _ = class_.serve("serve-again")
-    assert f"{len(playing)} games left playing" in again.err.read_text()
+    left = f"{len(playing)} game{'' if len(playing) == 1 else 's'} left playing"
+    assert left in again.err.read_text()
     after = {game.id: game for game in class_.games()}
     assert [after[game.id] for game in finished] == finished  # every finished game, as it was
     assert all(after[number].status is GameStatus.ABORTED for number in playing)
     assert all(not after[number].rated for number in playing)
+    # each cut game keeps the transcript it was writing (a game begun has its MAP at least)
+    assert all(after[number].transcript is not None for number in playing)
     with LadderReader.open(class_.path) as reader:
         snapshot = reader.snapshot()
     rated_now = [g for g in snapshot.games if g.rated and g.id <= max(playing)]

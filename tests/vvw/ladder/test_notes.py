@@ -93,3 +93,12 @@ def test_the_relay_gives_the_bot_everything_up_to_bye_and_keeps_the_note_however
 
     bot_got, note = trio.run(main)
     assert bot_got == STREAM and note == NOTE
+
+
+def test_a_refusal_note_says_why_and_whether_trying_again_can_help():
+    from vvw.ladder.notes import read_refusal, refusal_note
+
+    assert read_refusal(refusal_note("wrong token", final=True)) == ("wrong token", True)
+    full = refusal_note("the team has all its connections open already", final=False)
+    assert read_refusal(full) == ("the team has all its connections open already", False)
+    assert read_refusal(b'{"game": 1}\n') is None and read_refusal(b"\xff") is None

@@ -140,6 +140,9 @@ def test_a_replay_link_opens_the_game_in_the_viewer(browser, ladder, tmp_path): 
     assert page.text_content("#ply") == page.text_content("#ply-count")
     assert "win" in page.text_content("#result") or "draw" in page.text_content("#result")
     page.screenshot(path=str(tmp_path / "replay.png"))
+    assert page.text_content("#dashboard") == "the games"
+    page.click("#dashboard")  # back where it was opened from
+    page.wait_for_url("**/games")
     assert errors == []
     page.close()
 

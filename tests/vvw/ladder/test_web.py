@@ -12,7 +12,7 @@ from vvw.ladder.analysing import Analysed
 from vvw.ladder.store import LadderStore
 from vvw.ladder.web import FRESH, STALE, LadderPages
 from vvw.view.live import LiveHub
-from vvw.web import serve_http
+from vvw.web import STREAMS_PER_ADDRESS, serve_http
 
 
 @pytest.fixture
@@ -117,3 +117,57 @@ async def test_with_analyse_each_game_is_analysed_and_its_replay_shows_the_analy
             _, _, games = await get(web, "/games")
             assert b">replay + analysis</a>" in games
             n.cancel_scope.cancel()
+
+
+async def _open_stream(port: int, target: str = "/live/events") -> tuple[trio.SocketStream, bytes]:
+    """An event stream asked for, and the first bytes of its answer (its status line)."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    await stream.send_all(f"GET {target} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    return stream, await stream.receive_some()
+
+
+async def _pages(nursery: trio.Nursery, store: LadderStore, **options) -> int:
+    """An idle ladder's pages (no game: no event reveals a closed stream), on a free port."""
+    pages = LadderPages(store.path, LiveHub(keep=5))
+    return await nursery.start(
+        lambda task_status: serve_http(pages, 0, task_status=task_status, **options)
+    )
+
+
+async def test_live_streams_closed_by_their_browsers_leave_the_pages_answered(ladder):
+    # an idle ladder (no game, so no event would ever reveal a closed stream): a crowd of
+    # streams opened and closed, more than the server's connections, then the pages
+    store, _ = ladder
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            web = await _pages(nursery, store, connections=8)
+            for _ in range(3 * 8):
+                stream, head = await _open_stream(web)
+                assert head.startswith(b"HTTP/1.1 200")
+                await stream.aclose()
+            assert (await get(web, "/"))[0] == 200
+            nursery.cancel_scope.cancel()
+
+
+async def test_live_streams_are_bounded_per_address_and_the_pages_still_answered(ladder):
+    # streams that never read, held open: the one too many is refused, pages are answered
+    store, _ = ladder
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            web = await _pages(nursery, store)
+            held = [await _open_stream(web) for _ in range(STREAMS_PER_ADDRESS)]
+            assert all(head.startswith(b"HTTP/1.1 200") for _, head in held)
+            refused, head = await _open_stream(web)
+            assert head.startswith(b"HTTP/1.1 503")
+            await refused.aclose()
+            assert (await get(web, "/"))[0] == 200
+            await held[0][0].aclose()  # one closed: one more may open
+            with trio.fail_after(10):
+                while True:
+                    again, head = await _open_stream(web)
+                    await again.aclose()
+                    if head.startswith(b"HTTP/1.1 200"):
+                        break
+            for stream, _ in held[1:]:
+                await stream.aclose()
+            nursery.cancel_scope.cancel()

@@ -4,7 +4,8 @@ what its transcript (so ``replay``, ``log show``, the ladder) says."""
 import sys
 from pathlib import Path
 
-from protocol.transcript import Result
+from engine import Termination
+from protocol.records import Result
 from vvw.cli import main
 from vvw.transcripts import read_transcript
 from vvw.wording import plies
@@ -31,7 +32,7 @@ def test_a_crashed_bots_transcript_carries_the_crash_and_its_last_words(tmp_path
     assert main(["match", *words, "--transcript", str(folder), "--seed", "1"]) == 0
     out = capsys.readouterr().out
     results = _kept_results(folder)
-    assert [r.termination for r in results] == ["crash", "crash"]
+    assert [r.termination for r in results] == [Termination.CRASH] * 2
     for result in results:
         assert ": its process " in result.detail and "-crash exited with code 3: " in result.detail
         assert result.detail.endswith("Traceback (most recent call last):\nboom: the bot broke")
@@ -57,5 +58,5 @@ def test_text_right_after_nme_is_a_protocol_error_on_either_side_with_a_transcri
     assert len(games) == 4
     assert all("(random) win by protocol error after" in line for line in games), out
     results = _kept_results(folder)
-    assert [r.termination for r in results] == ["protocol error"] * 4
+    assert [r.termination for r in results] == [Termination.PROTOCOL_ERROR] * 4
     assert all("chatty" in r.detail for r in results)

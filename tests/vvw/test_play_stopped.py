@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from protocol.transcript import Result
+from engine import Termination
+from protocol.records import Result
 from tests.vvw.test_dev_play import _in_a_terminal, _read_until_closed
 from tests.vvw.test_view_browser import browser  # noqa: F401 (the fixture)
 from vvw.transcripts import read_transcript
@@ -66,4 +67,4 @@ def test_a_stopped_play_says_aborted_on_the_page_and_names_its_transcript(
     )
     assert said, text
     (result,) = [r for r in read_transcript(tmp_path / said.group(1)) if isinstance(r, Result)]
-    assert result.termination == "aborted"
+    assert result.termination is Termination.ABORTED

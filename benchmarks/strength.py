@@ -1,13 +1,18 @@
 """Strength: bots play each other in the in-process arena, scored from the first bot's view.
 
-    python -m benchmarks.strength [--pairs alphabeta:greedy,...] [--games 100]
-        [--move-time 0.2] [--maps thetrap,testmap2,...,gen] [--jobs 2] [--seed 1]
-        [--json FILE] [--results FILE]
+    python -m benchmarks.strength [--pairs alphabeta:greedy,...] [--styles BOT] [--depth N]
+        [--games 100] [--move-time 0.2] [--maps thetrap,testmap2,...,gen,big] [--jobs 2]
+        [--seed 1] [--json FILE] [--results FILE]
 
 Each pairing plays ``--games`` games: sides swap every other game (a pair of games shares
 its map), maps cycle through ``--maps`` (names in ``maps/``; ``gen`` is a fresh centrally
-symmetric generated map per game pair, skipping those whose conversions stall). A win
-scores 1, a draw ½. A line per finished game, then the points per map and side, then the
+symmetric generated map per game pair, skipping those whose conversions stall;
+``gen:SEED:WxH:HOMES`` one generated map, as ``vvw`` names it; ``big`` the big open maps
+of :mod:`benchmarks.target_maps`, where the race for houses decides). ``--styles BOT``
+adds a pairing of ``BOT`` against each opponent of another style
+(:data:`STYLE_OPPONENTS`); ``--depth N`` makes the first bot of each pairing search to
+that fixed depth, so that its games do not depend on the machine's load. A win scores 1,
+a draw ½. A line per finished game, then the points per map and side, then the
 table with the score's 95 % interval, the Elo difference ± its 95 % interval and the LOS
 (:mod:`vvw.stats`, the statistics of ``vvw tournament``) and the exact command; Ctrl-C
 stops early and still prints the tables of the games played. ``--results FILE`` writes
@@ -37,6 +42,7 @@ from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap, load_map
 from engine.mapgen import generate_map
 from protocol.transcript import jsonable
+from vvw.mapchoice import resolve_maps
 from vvw.results import GameLine, Header, ResultsWriter, Side
 from vvw.stats import format_elo, score_of_elo, wdl_estimate
 
@@ -48,10 +54,16 @@ DEFAULT_PAIRS = (
 DEFAULT_MAPS = "thetrap,testmap,testmap-5x9,testmap2,gen"
 """The official maps but ``all_in``, which the vampires win on the first ply whoever plays
 (12 next to 8: a certain kill), so it measures nothing; and generated ones."""
+STYLE_OPPONENTS = ("seed2019", "zcsn", "seed2025", "racer")
+"""Opponents whose styles our search bots' self-play never shows: the earlier students'
+bots and the racer (docs/reference-bots.md). ``--styles BOT`` plays ``BOT`` against each."""
+BIG_OPEN = "big"
+"""In ``--maps``: the big open maps, :data:`BIG_PER_SIZE` of each size."""
+BIG_PER_SIZE = 3
 GENERATED_SIZES = ((10, 10, 4), (20, 15, 6), (30, 30, 10))
+"""``(width, height, homes)`` of the generated maps, cycled."""
 BOARD_ENDINGS = frozenset(t for t in Termination if not t.is_abnormal)
 """The terminations of a game the board or the clock ended; any other is a forfeit."""
-"""``(width, height, homes)`` of the generated maps, cycled."""
 Job = TypeVar("Job")
 """What a worker is given: one task, or one task's part (see :func:`run_tasks`)."""
 Done = TypeVar("Done")
@@ -69,6 +81,8 @@ class Task:
     swapped: bool
     move_time: float
     seed: int
+    depth: int | None = None
+    """The fixed search depth of ``first``; ``None``: its own (the clock decides)."""
 
 
 @attrs.frozen
@@ -108,8 +122,11 @@ def playable(game_map: GameMap) -> bool:
 
 
 def game_map(name: str, seed: int) -> GameMap:
-    """The map ``name`` from maps/, or for ``gen`` the first :func:`playable` generated map
-    from seeds ``seed``, ``seed + 1_000_000_007``, … (so the same every run)."""
+    """The map ``name`` from maps/, a generated map ``gen:SEED:WxH:HOMES``, or for ``gen``
+    the first :func:`playable` generated map from seeds ``seed``, ``seed + 1_000_000_007``,
+    … (so the same every run)."""
+    if name.startswith("gen:"):
+        return resolve_maps([name])[0].game_map
     if name == "gen":
         width, height, homes = GENERATED_SIZES[seed % len(GENERATED_SIZES)]
         while True:
@@ -122,7 +139,12 @@ def game_map(name: str, seed: int) -> GameMap:
 
 
 def tasks(
-    pairs: list[tuple[str, str]], games: int, maps: list[str], move_time: float, seed: int
+    pairs: list[tuple[str, str]],
+    games: int,
+    maps: list[str],
+    move_time: float,
+    seed: int,
+    depth: int | None = None,
 ) -> list[Task]:
     """Every game of every pairing, interleaved so an early stop leaves a fair sample."""
     result = []
@@ -139,6 +161,7 @@ def tasks(
                     index % 2 == 1,
                     move_time,
                     seed * 1_000_003 + pair_of_games,
+                    depth,
                 )
             )
     return result
@@ -155,13 +178,18 @@ def task_game(task: Task) -> tuple[Game, Agent, Agent]:
     """One task's game, not yet played, and its vampires and werewolves: its bots, map and
     dice all follow from the task."""
     rng = random.Random(f"{task.seed}:{task.index}:{task.first}:{task.second}")
-    first = make_agent(task.first, seed=rng.randrange(1 << 30))
+    first = make_agent(task.first, seed=rng.randrange(1 << 30), **depth_option(task.depth))
     second = make_agent(task.second, seed=rng.randrange(1 << 30))
     vampires, werewolves = (second, first) if task.swapped else (first, second)
     start = game_map(task.map_name, task.seed)
     limits = Limits(move_time=task.move_time)
     game = new_game(vampires, werewolves, start, limits=limits, seed=rng.randrange(1 << 30))
     return game, vampires, werewolves
+
+
+def depth_option(depth: int | None) -> dict[str, int]:
+    """The first bot's options for a fixed ``depth`` (none: its own)."""
+    return {} if depth is None else {"depth": depth}
 
 
 def play_task(task: Task, stop_when: Callable[[GameState], bool] | None = None) -> GameResult:
@@ -290,13 +318,14 @@ def ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def available(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The pairings whose two bots exist; a message for each one skipped."""
+def available(pairs: list[tuple[str, str]], depth: int | None = None) -> list[tuple[str, str]]:
+    """The pairings whose two bots exist; a message for each one skipped. ``ValueError``
+    for an unknown bot, or a first bot that takes no ``depth``."""
     kept = []
     for first, second in pairs:
         try:
-            for name in (first, second):
-                make_agent(name)
+            make_agent(first, **depth_option(depth))
+            make_agent(second)
         except ModuleNotFoundError as error:
             print(f"skipping {first}:{second}: bot not available ({error.name})", flush=True)
             continue
@@ -305,8 +334,16 @@ def available(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 def map_names(parser: argparse.ArgumentParser, text: str) -> list[str]:
-    """The comma-separated map names of ``text``; a usage error for one not in maps/."""
-    maps = [name.strip() for name in text.split(",") if name.strip()]
+    """The comma-separated map names of ``text``, ``big`` replaced by the big open maps; a
+    usage error for one that names no map."""
+    maps: list[str] = []
+    for name in (name.strip() for name in text.split(",")):
+        if name == BIG_OPEN:
+            from benchmarks.target_maps import big_open_maps  # it imports this module
+
+            maps += big_open_maps(BIG_PER_SIZE)
+        elif name:
+            maps.append(name)
     for name in maps:
         if name != "gen":
             try:
@@ -317,11 +354,12 @@ def map_names(parser: argparse.ArgumentParser, text: str) -> list[str]:
 
 
 def bot_pairs(
-    parser: argparse.ArgumentParser, pairs: list[tuple[str, str]]
+    parser: argparse.ArgumentParser, pairs: list[tuple[str, str]], depth: int | None = None
 ) -> list[tuple[str, str]]:
-    """:func:`available` pairings; a usage error for a bot name that does not exist."""
+    """:func:`available` pairings; a usage error for a bot name that does not exist, or a
+    ``depth`` its first bot does not take."""
     try:
-        return available(pairs)
+        return available(pairs, depth)
     except ValueError as error:
         parser.error(str(error))
 
@@ -413,6 +451,13 @@ def write_results(path: Path, header: Header, results: list[Result]) -> None:
         writer.close()
 
 
+def pairings(given: list[tuple[str, str]] | None, styles: str | None) -> list[tuple[str, str]]:
+    """The pairings of ``--pairs`` (by default :data:`DEFAULT_PAIRS`, none with
+    ``--styles``), then ``styles`` against each of :data:`STYLE_OPPONENTS`."""
+    pairs = list(given or ([] if styles else parse_pairs(DEFAULT_PAIRS)))
+    return pairs + [(styles, opponent) for opponent in STYLE_OPPONENTS if styles]
+
+
 def parse_pairs(text: str) -> list[tuple[str, str]]:
     pairs = []
     for item in text.split(","):
@@ -430,15 +475,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pairs",
         type=parse_pairs,
-        default=parse_pairs(DEFAULT_PAIRS),
-        help=f"comma-separated FIRST:SECOND bot names, scored for FIRST (default {DEFAULT_PAIRS})",
+        help=f"comma-separated FIRST:SECOND bot names, scored for FIRST (default {DEFAULT_PAIRS},"
+        " none with --styles)",
+    )
+    parser.add_argument(
+        "--styles",
+        metavar="BOT",
+        help=f"also play BOT against each opponent of another style: {', '.join(STYLE_OPPONENTS)}",
+    )
+    parser.add_argument(
+        "--depth",
+        type=int,
+        help="the first bot of each pairing searches to this fixed depth (the move time is"
+        " then a limit only)",
     )
     parser.add_argument("--games", type=int, default=100, help="games per pairing")
     parser.add_argument("--move-time", type=float, default=0.2, help="seconds per move")
     parser.add_argument(
         "--maps",
         default=DEFAULT_MAPS,
-        help="comma-separated names in maps/; gen = a generated map where conversions never stall",
+        help="comma-separated names in maps/ or gen:SEED:WxH:HOMES; gen = a generated map where"
+        f" conversions never stall; big = the big open maps ({BIG_PER_SIZE} of each size)",
     )
     parser.add_argument("--jobs", type=int, default=2, help="games played in parallel")
     parser.add_argument(
@@ -452,8 +509,10 @@ def main(argv: list[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
     command = shlex.join(["python", "-m", "benchmarks.strength", *arguments])
     maps = map_names(parser, args.maps)
-    pairs = bot_pairs(parser, args.pairs)
-    todo = tasks(pairs, args.games, maps, args.move_time, args.seed)
+    if args.depth is not None and args.depth < 1:
+        parser.error(f"--depth must be 1 or more, got {args.depth}")
+    pairs = bot_pairs(parser, pairings(args.pairs, args.styles), args.depth)
+    todo = tasks(pairs, args.games, maps, args.move_time, args.seed, args.depth)
     results = run_tasks(play, todo, args.jobs, _describe)
     rows = table_rows(pairs, results)
     per_map = map_rows(pairs, results)
@@ -468,6 +527,7 @@ def main(argv: list[str] | None = None) -> int:
                 "maps": maps,
                 "seed": args.seed,
                 "jobs": args.jobs,
+                "depth": args.depth,
             },
             "table": rows,
             "maps": per_map,

@@ -30,7 +30,7 @@ the opponent's.
 """
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -171,10 +171,18 @@ class RacerAgent:
 
 
 class Steps:
-    """The cells the orders of one ply step onto, kept legal as they are chosen."""
+    """The cells the orders of one ply step onto, kept legal as they are chosen. ``wins``
+    says when attackers take on defenders of the other species (the racer: for sure)."""
 
-    def __init__(self, state: GameState, sources: set[Cell], rng: random.Random) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        sources: set[Cell],
+        rng: random.Random,
+        wins: Callable[[int, int], bool] = beats_for_sure,
+    ) -> None:
         self.state = state
+        self.wins = wins
         self.sources = sources
         self.rng = rng
         self.enemy = opponent(state.to_move)
@@ -217,7 +225,7 @@ class Steps:
 
     def step(self, order: Order) -> Cell | None:
         """Where ``order``'s part steps: nearest its goal (or, with none, farthest from the
-        enemy groups it does not beat for sure); ``None`` to stay."""
+        enemy groups it would not attack); ``None`` to stay."""
         count = order.count
         allowed = [cell for cell in self.neighbours(order.source) if self.allowed(cell, count)]
         if not allowed:
@@ -234,19 +242,21 @@ class Steps:
 
     def progress(self, cell: Cell, order: Order) -> int:
         """The distance left to the goal (less is better); with no goal, minus the distance
-        to the nearest enemy group the part does not beat for sure."""
+        to the nearest enemy group the part would not attack."""
         if order.goal is not None:
             return apart(cell, order.goal)
-        dangerous = [e for e in self.enemies if not beats_for_sure(order.count, e[2])]
+        dangerous = [e for e in self.enemies if not self.wins(order.count, e[2])]
         return -min((apart(cell, e) for e in dangerous), default=0)
 
     def danger(self, cell: Cell, count: int) -> bool:
-        """Whether an enemy group that beats ``count`` for sure is next to ``cell``."""
-        return any(apart(cell, e) == 1 and beats_for_sure(e[2], count) for e in self.enemies)
+        """Whether an enemy group that would attack ``count`` (by :attr:`wins`) is next to
+        ``cell``."""
+        return any(apart(cell, e) == 1 and self.wins(e[2], count) for e in self.enemies)
 
     def allowed(self, cell: Cell, count: int) -> bool:
         """Whether ``count`` creatures may step onto ``cell`` in this ply: not a source,
-        no random battle, no more than a cell holds."""
+        no battle with humans, none with enemies it would not attack (:attr:`wins`), no more
+        than a cell holds."""
         arriving = self.arriving.get(cell, 0) + count
         if cell in self.sources or arriving > MAX_COUNT:
             return False
@@ -254,7 +264,7 @@ class Steps:
         if kind == HUMANS:
             return count >= held
         if kind == self.enemy:
-            return beats_for_sure(count, held)
+            return self.wins(count, held)
         resident = held if kind == self.state.to_move else 0
         return resident + arriving <= MAX_COUNT
 

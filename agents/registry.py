@@ -14,6 +14,7 @@ BOTS: dict[str, tuple[str, str]] = {
     "zcsn": ("agents.zcsn", "report 001's bot: grow then attack, two groups at most, depth 7"),
     "seed2025": ("agents.seed2025", "the 2024-25 report's bot: alpha-beta depth 3, weighted score"),
     "racer": ("agents.racer", "no search: every group races for the biggest house it takes first"),
+    "striker": ("agents.striker", "no search: one army, strikes when the battle odds favour it"),
 }
 
 

@@ -54,9 +54,10 @@ DEFAULT_PAIRS = (
 DEFAULT_MAPS = "thetrap,testmap,testmap-5x9,testmap2,gen"
 """The official maps but ``all_in``, which the vampires win on the first ply whoever plays
 (12 next to 8: a certain kill), so it measures nothing; and generated ones."""
-STYLE_OPPONENTS = ("seed2019", "zcsn", "seed2025", "racer")
+STYLE_OPPONENTS = ("seed2019", "zcsn", "seed2025", "racer", "striker")
 """Opponents whose styles our search bots' self-play never shows: the earlier students'
-bots and the racer (docs/reference-bots.md). ``--styles BOT`` plays ``BOT`` against each."""
+bots, the racer and the striker (docs/reference-bots.md). ``--styles BOT`` plays ``BOT``
+against each."""
 BIG_OPEN = "big"
 """In ``--maps``: the big open maps, :data:`BIG_PER_SIZE` of each size."""
 BIG_PER_SIZE = 3

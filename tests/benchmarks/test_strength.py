@@ -12,7 +12,7 @@ from vvw.mapchoice import resolve_maps
 
 
 def test_styles_pairs_a_bot_with_every_opponent_of_another_style() -> None:
-    assert strength.STYLE_OPPONENTS == ("seed2019", "zcsn", "seed2025", "racer")
+    assert strength.STYLE_OPPONENTS == ("seed2019", "zcsn", "seed2025", "racer", "striker")
     assert strength.pairings(None, "expectiminimax") == [
         ("expectiminimax", name) for name in strength.STYLE_OPPONENTS
     ]

@@ -1,4 +1,5 @@
-"""racer: the house it takes first, splits for two, attacks only at 1.5 times, legal plies."""
+"""The opponents of other styles. racer: the house it takes first, splits for two, attacks
+only at 1.5 times. striker: one army, strikes at favourable odds. Both: legal plies."""
 
 import random
 import time
@@ -12,10 +13,12 @@ from agents.arena import play_game
 from agents.geometry import distance
 from agents.racer import split_parts
 from agents.registry import BOTS, make_agent
+from agents.striker import favours
 from engine import (
     HUMANS,
     VAMPIRES,
     WEREWOLVES,
+    Battle,
     GameState,
     Kind,
     Move,
@@ -32,11 +35,12 @@ from engine.movegen import random_ply
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 OFFICIAL = ["thetrap", "testmap", "testmap-5x9", "testmap2", "all_in"]
+STYLES = ["racer", "striker"]
 
 
-def racer_ply(cells: dict[tuple[int, int], tuple[Kind, int]]) -> Ply:
+def racer_ply(cells: dict[tuple[int, int], tuple[Kind, int]], bot: str = "racer") -> Ply:
     state = GameState.from_cells(10, 20, cells)
-    ply = make_agent("racer", seed=1).choose_ply(state, time.monotonic() + 5.0)
+    ply = make_agent(bot, seed=1).choose_ply(state, time.monotonic() + 5.0)
     assert find_violation(state, ply) is None
     return ply
 
@@ -55,9 +59,10 @@ def heads_for(ply: Ply, expected: list[tuple[Cell, int, Cell]]) -> bool:
     )
 
 
-def test_racer_is_registered() -> None:
-    assert "racer" in BOTS
-    assert make_agent("racer", seed=1).name == "racer"
+@pytest.mark.parametrize("bot", STYLES)
+def test_the_style_opponents_are_registered(bot: str) -> None:
+    assert bot in BOTS
+    assert make_agent(bot, seed=1).name == bot
 
 
 @pytest.mark.parametrize(
@@ -181,45 +186,115 @@ def random_position(seed: int, plies: int, size: int) -> GameState:
     return state
 
 
+def hemmed_in_or_favoured(bot: str, state: GameState, ply: Ply, battle: Battle) -> bool:
+    """Whether a random battle of ``ply`` is one ``bot`` may start: the striker's with
+    enemies at favourable odds, or any of a lone group whose every neighbour is taken."""
+    if bot == "striker" and battle.defender != HUMANS:
+        return favours(battle.attackers, battle.defenders)
+    (move,) = ply
+    return all(
+        state.at(x, y)[0] not in (Kind.EMPTY, state.to_move)
+        for x in range(max(move.x - 1, 0), min(move.x + 2, state.cols))
+        for y in range(max(move.y - 1, 0), min(move.y + 2, state.rows))
+        if (x, y) != move.source
+    )
+
+
+@pytest.mark.parametrize("bot", STYLES)
 @given(seed=st.integers(0, 2**20), plies=st.integers(0, 80), size=st.sampled_from([6, 12, 30]))
 @settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
-def test_any_position_gets_a_legal_ply_with_no_random_battle(
-    seed: int, plies: int, size: int
+def test_any_position_gets_a_legal_ply_with_no_unwanted_random_battle(
+    bot: str, seed: int, plies: int, size: int
 ) -> None:
     state = random_position(seed, plies, size)
-    agent = make_agent("racer", seed=seed)
+    agent = make_agent(bot, seed=seed)
     agent.new_game(state.to_move, state)
     ply = agent.choose_ply(state, time.monotonic() + 1.0)
     assert ply and find_violation(state, ply) is None
     _, battles = resolve_ply(state, ply)
     for battle in battles:
-        if len(battle.outcomes) > 1:  # a random battle: only a group hemmed in on all sides
-            (move,) = ply
-            for dx in (-1, 0, 1):
-                for dy in (-1, 0, 1):
-                    x, y = move.x + dx, move.y + dy
-                    if (dx or dy) and 0 <= x < state.cols and 0 <= y < state.rows:
-                        assert state.at(x, y)[0] not in (Kind.EMPTY, state.to_move)
+        if len(battle.outcomes) > 1:
+            assert hemmed_in_or_favoured(bot, state, ply, battle), battle
+    if bot == "striker":  # it never splits: each group moves whole
+        sources = [move.source for move in ply]
+        assert len(set(sources)) == len(sources)
+        assert all(move.count == state.at(*move.source)[1] for move in ply)
 
 
+@pytest.mark.parametrize("bot", STYLES)
 @given(seed=st.integers(0, 2**20), plies=st.integers(0, 40))
 @settings(max_examples=20, suppress_health_check=[HealthCheck.too_slow])
-def test_the_same_seed_plays_the_same_ply(seed: int, plies: int) -> None:
+def test_the_same_seed_plays_the_same_ply(bot: str, seed: int, plies: int) -> None:
     state = random_position(seed, plies, 12)
     plies_played = [
-        make_agent("racer", seed=3).choose_ply(state, time.monotonic() + 1.0) for _ in range(2)
+        make_agent(bot, seed=3).choose_ply(state, time.monotonic() + 1.0) for _ in range(2)
     ]
     assert plies_played[0] == plies_played[1]
 
 
+@pytest.mark.parametrize("bot", STYLES)
 @pytest.mark.parametrize("map_name", OFFICIAL)
 @pytest.mark.parametrize("opponent", ["random", "greedy"])
-def test_whole_games_on_the_official_maps_are_legal(map_name: str, opponent: str) -> None:
+def test_whole_games_on_the_official_maps_are_legal(bot: str, map_name: str, opponent: str) -> None:
     game_map = load_map(MAPS / f"{map_name}.xml")
-    for racer_first in (True, False):
-        racer, other = make_agent("racer", seed=1), make_agent(opponent, seed=1)
-        vampires, werewolves = (racer, other) if racer_first else (other, racer)
+    for ours_first in (True, False):
+        ours, other = make_agent(bot, seed=1), make_agent(opponent, seed=1)
+        vampires, werewolves = (ours, other) if ours_first else (other, ours)
         record = play_game(
             vampires, werewolves, game_map, move_time=1.0, seed=1, on_timeout=OnTimeout.FORFEIT
         )
         assert not record.termination.is_abnormal, record.detail
+
+
+# -- striker --------------------------------------------------------------------------------
+
+
+def test_the_striker_gathers_its_groups_into_one_army() -> None:
+    # The small group passes by a house it could take and joins the army, which takes it.
+    cells = {
+        (2, 2): (VAMPIRES, 12),
+        (6, 2): (VAMPIRES, 4),
+        (9, 2): (HUMANS, 3),
+        (2, 9): (HUMANS, 20),
+        (18, 9): (WEREWOLVES, 11),
+    }
+    ply = racer_ply(cells, "striker")
+    assert heads_for(ply, [((6, 2), 4, (2, 2)), ((2, 2), 12, (9, 2))])
+
+
+@pytest.mark.parametrize(
+    ("ours", "strikes"),
+    [
+        pytest.param(11, True, id="11 against 10: wins 60 %, strikes"),
+        pytest.param(10, False, id="10 against 10: 50 %, waits"),
+    ],
+)
+def test_the_striker_strikes_when_the_exact_odds_favour_it(ours: int, strikes: bool) -> None:
+    assert favours(11, 10) and not favours(10, 10) and favours(15, 10)
+    cells = {(5, 5): (VAMPIRES, ours), (6, 5): (WEREWOLVES, 10), (15, 5): (HUMANS, 30)}
+    ply = racer_ply(cells, "striker")
+    assert (ply == (Move(5, 5, ours, 6, 5),)) == strikes
+    assert strikes or all(move.target != (6, 5) for move in ply)
+
+
+def test_the_striker_grows_whole_on_the_biggest_house_it_takes_first() -> None:
+    # Enough for both houses: the racer would split, the striker takes the bigger first.
+    cells = {
+        (5, 5): (VAMPIRES, 12),
+        (2, 5): (HUMANS, 3),
+        (9, 5): (HUMANS, 8),
+        (18, 5): (WEREWOLVES, 12),
+    }
+    assert heads_for(racer_ply(cells, "striker"), [((5, 5), 12, (9, 5))])
+
+
+@pytest.mark.parametrize(
+    ("biggest", "seeks"),
+    [pytest.param(10, True, id="12 against 10: seeks it"), pytest.param(11, False, id="11: no")],
+)
+def test_with_no_house_left_the_striker_seeks_the_decisive_battle_at_good_odds(
+    biggest: int, seeks: bool
+) -> None:
+    cells = {(2, 5): (VAMPIRES, 12), (12, 5): (WEREWOLVES, biggest), (12, 0): (WEREWOLVES, 3)}
+    ply = racer_ply(cells, "striker")
+    assert heads_for(ply, [((2, 5), 12, (12, 5))]) == seeks

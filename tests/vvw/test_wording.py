@@ -67,9 +67,9 @@ def test_counts_are_said_in_the_singular_and_the_person_is_you():
 
 
 def test_the_chances_of_a_ply_that_lost_a_point_are_not_shown_unchanged():
-    shown = chances_text(SimpleNamespace(score=0.803, after=0.797))
+    shown = chances_text(SimpleNamespace(score=0.803, expected=0.797))
     assert shown == "80.3 → 79.7"
-    assert chances_text(SimpleNamespace(score=0.8, after=0.62)) == "80 → 62"
+    assert chances_text(SimpleNamespace(score=0.8, expected=0.62)) == "80 → 62"
 
 
 def test_log_show_says_the_end_once(capsys):

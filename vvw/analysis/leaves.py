@@ -3,11 +3,14 @@
 A *leaf* is any function ``leaf(state) -> float`` giving the expected score (0 to 1: a
 win 1, a draw ½, a loss 0) of ``state`` for ``state.to_move``. The search over chances
 (:mod:`vvw.analysis.search`) calls it at its horizon and nowhere else, so changing the
-judge is changing :func:`default_leaf`. Until learned chances exist, the default is the
-search bots' evaluation (:func:`agents.evaluation.scored`, put on the scale of a won game
-as ``expectiminimax`` does, without contempt) through the curve fitted on games
-(:data:`vvw.analysis.chances.CURVE`). A leaf is a module-level function bound to the
-rules (:func:`functools.partial`), so that the analysis's worker processes can receive it.
+judge is changing :func:`default_leaf`. The default is the learned winning chances
+(:func:`vvw.analysis.learned.expected_score`: trees over a position's features, trained on
+games between many bots), not the search bots' own evaluation, so that the analysis is not
+blind where the bots it judges are. :func:`evaluation_chance`, the bots' evaluation (put
+on the scale of a won game as ``expectiminimax`` does, without contempt) through the
+curve fitted on games (:data:`vvw.analysis.chances.CURVE`), is the other judge at hand.
+A leaf is a module-level function bound to the rules (:func:`functools.partial`), so that
+the analysis's worker processes can receive it.
 """
 
 from collections.abc import Callable
@@ -18,6 +21,7 @@ from agents.expectiminimax import SQUASH_CEILING
 from engine import GameState, Rules
 from engine.rules import DEFAULT_RULES
 from vvw.analysis.chances import CURVE
+from vvw.analysis.learned import expected_score
 
 Leaf = Callable[[GameState], float]
 """The expected score (0 to 1) of a position for the side to move."""
@@ -35,4 +39,4 @@ def evaluation_chance(state: GameState, rules: Rules = DEFAULT_RULES) -> float:
 
 def default_leaf(rules: Rules = DEFAULT_RULES) -> Leaf:
     """The leaf the analysis judges with under ``rules`` (see the module docstring)."""
-    return partial(evaluation_chance, rules=rules)
+    return partial(expected_score, rules=rules)

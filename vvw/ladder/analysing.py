@@ -27,7 +27,8 @@ NICENESS = 10
 BACKLOG = 20
 """Finished games waiting for their analysis at most (the older ones are let go)."""
 DEPTH = 4
-"""``vvw analyse``'s depth by default (its own default)."""
+"""The depth the ladder analyses at: two plies shallower than ``vvw analyse``'s default,
+so a busy ladder keeps up with its games (``--depth`` of ``vvw analyse`` gives more)."""
 
 
 @attrs.frozen

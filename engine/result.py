@@ -104,7 +104,8 @@ class GameResult:
         return f"{self.plies} {'ply' if self.plies == 1 else 'plies'}"
 
     def summary(self) -> str:
-        """One line: winner, termination, detail (names and detail :func:`printable`)."""
+        """One line: winner, termination, detail unless it only repeats the termination (names
+        and detail :func:`printable`)."""
         if self.termination is Termination.ABORTED:
             return f"aborted after {self._plies()}: {printable(self.detail)}"
         if self.winner is None:
@@ -113,4 +114,6 @@ class GameResult:
             player = self.player(self.winner)
             head = f"{self.winner.name.lower()} ({printable(player.name)}) win"
         how = f"{self.termination.value} after {self._plies()}"
+        if self.detail in ("", self.termination.value):  # nothing more to say than how
+            return f"{head} by {how}"
         return f"{head} by {how}: {printable(self.detail)}"

@@ -148,7 +148,7 @@ def test_the_ply_limit_ends_the_game_with_the_winner_by_count() -> None:
     assert result is not None
     assert (result.winner, result.termination, result.plies) == (None, Termination.PLY_LIMIT, 3)
     assert result.detail == "ply limit"
-    assert result.summary() == "draw by ply limit after 3 plies: ply limit"
+    assert result.summary() == "draw by ply limit after 3 plies"
 
 
 def test_skipped_turns_count_toward_the_ply_limit() -> None:

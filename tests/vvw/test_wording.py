@@ -9,9 +9,11 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import attrs
 import pytest
 
 from agents.client import Summary
+from engine import VAMPIRES, WEREWOLVES, GameResult, PlayerRecord, Termination
 from tests.vvw.test_stopping import Command, _appears, bot
 from vvw.analysis.analysis import chances_text
 from vvw.cli import main
@@ -106,3 +108,13 @@ def test_a_match_stopped_during_a_game_does_not_count_games_left(tmp_path):
     out, _ = run.process.communicate(timeout=60)
     assert run.process.returncode == 130
     assert "game 1 on testmap:" in out and " left" not in out, out
+
+
+def test_a_result_says_how_it_ended_once():
+    sides = (PlayerRecord(VAMPIRES, "alpha", 7), PlayerRecord(WEREWOLVES, "greedy", 0))
+    ended = GameResult(VAMPIRES, Termination.ELIMINATION, "elimination", 4, *sides)
+    assert ended.summary() == "vampires (alpha) win by elimination after 4 plies"
+    illegal = attrs.evolve(
+        ended, termination=Termination.ILLEGAL_PLY, detail="greedy: off the grid"
+    )
+    assert illegal.summary().endswith("by illegal ply after 4 plies: greedy: off the grid")

@@ -79,6 +79,8 @@ PLAYERS: tuple[Player, ...] = (
     *_depths("seed2019", 1, 2, 3),
     *_depths("zcsn", 2, 3, 4),
     *_depths("seed2025", 1, 2, 3),
+    Player("racer"),
+    Player("striker"),
 )
 """Who plays: every bot of the registry, the search bots at several fixed depths (time
 budgets would make a game depend on the machine and its load)."""
@@ -91,8 +93,9 @@ MOVE_TIME = 120.0
 """Seconds per reply: a limit only (the bots search to fixed depths), far above any reply."""
 GAME_TIME = 1e9
 """The game clock, off: a game ends by elimination or at the ply limit only."""
-PLAN = 2
-"""The version of :func:`plan_game` (a corpus made by another plan is refused)."""
+PLAN = 3
+"""The version of :func:`plan_game` (a corpus made by another plan is refused): 3 added
+``racer`` and ``striker`` to :data:`PLAYERS`."""
 GAMES = 3000
 """The games of a full corpus (about 260,000 positions; docs/analysis.md tells the time)."""
 

@@ -68,7 +68,8 @@ from vvw.ladder.limiter import FailureLimiter
 from vvw.ladder.notes import note_of, refusal_note
 from vvw.ladder.pairing import Builtin, Match, ReturnLeg, Waiting, pair
 from vvw.ladder.ratings import Outcome, Rating, fit_ratings
-from vvw.ladder.store import LadderStore, Pairing, Verdict, transcripts_folder
+from vvw.ladder.store import LadderStore, Pairing, StoredGame, Verdict, transcripts_folder
+from vvw.ladder.storethread import StoreThread
 from vvw.ladder.tables import outcomes
 
 log = logging.getLogger(__name__)
@@ -203,6 +204,7 @@ class LadderServer:
         if concurrency < 1:
             raise ValueError("a ladder plays one game at a time at least")
         self.store = store
+        self._store = StoreThread(store)
         self.settings = store.settings
         self.concurrency = concurrency
         self.pairing_interval = pairing_interval
@@ -251,19 +253,21 @@ class LadderServer:
             listener(event)
 
     def _record(self, event: LadderEvent) -> None:
-        """The store's part of each event: a game's end, in one transaction."""
+        """The server's part of each event: logged, and counted as a change the pages show."""
         if isinstance(event, TranscriptLine):
             return
         if isinstance(event, Joined | Left | Refused | Seated | GameBegun):
             log.info("%r", event)
         self.version += 1
-        if isinstance(event, GameEnded):
-            transcript = None if event.transcript is None else event.transcript.name
-            self.store.finish_game(event.number, event.result, transcript)
-            game = self.store.game(event.number)
-            self._outcomes.extend(outcomes([game]))
-            if self._analyses is not None and game.rated and event.transcript is not None:
-                self._analyses.add(game.id, event.transcript)
+
+    async def _finished(self, ended: GameEnded) -> None:
+        """A game's end: written to the store in one transaction (off the event loop), then
+        counted in the ratings, given to the analyses and told."""
+        game = await self._store.run(_write_end, self.store, ended)
+        self._outcomes.extend(outcomes([game]))
+        if self._analyses is not None and game.rated and ended.transcript is not None:
+            self._analyses.add(game.id, ended.transcript)
+        self._tell(ended)
 
     def rating_of(self, name: str) -> float:
         """``name``'s rating; the anchor's for a team yet to play. A built-in bot yet to
@@ -333,7 +337,7 @@ class LadderServer:
                 self.limiter.failed(address)
                 self._tell(dropped)
                 return
-            team, relay, refusal = self._check(credentials)
+            team, relay, refusal = await self._check(credentials)
             if refusal is not None or team is None:
                 if refusal is not Refusal.TEAM_FULL:
                     self.limiter.failed(address)
@@ -353,7 +357,7 @@ class LadderServer:
                 self._connections[team] -= 1
                 self.version += 1
 
-    def _check(self, name: str) -> tuple[str | None, bool, Refusal | None]:
+    async def _check(self, name: str) -> tuple[str | None, bool, Refusal | None]:
         """The team whose credentials ``name`` (an ``NME``'s) presents and whether a relay
         presents them, or why it is refused."""
         try:
@@ -361,12 +365,12 @@ class LadderServer:
         except CredentialsError:
             return None, False, Refusal.NOT_CREDENTIALS
         team, relay = credentials.team, credentials.relay
-        verdict = self.store.authenticate(credentials)
+        verdict = await self._store.run(self.store.authenticate, credentials)
         if verdict is Verdict.NO_SUCH_TEAM:
             return team, relay, Refusal.NO_SUCH_TEAM
         if verdict is Verdict.WRONG_TOKEN:
             return team, relay, Refusal.WRONG_TOKEN
-        team = self.store.canonical_name(team)
+        team = await self._store.run(self.store.canonical_name, team)
         if self._connections[team] >= self.settings.team_connections:
             return team, relay, Refusal.TEAM_FULL
         return team, relay, None
@@ -410,7 +414,7 @@ class LadderServer:
     async def _pair_forever(self, nursery: trio.Nursery) -> None:
         while True:
             await self._refresh_ratings()
-            self._start_games(nursery)
+            await self._start_games(nursery)
             await trio.sleep(self.pairing_interval)
 
     async def _refresh_ratings(self) -> None:
@@ -424,21 +428,22 @@ class LadderServer:
         )
         self._rated = len(games)
 
-    def _start_games(self, nursery: trio.Nursery) -> None:
-        """One pairing round: the games :func:`pair` gives, as many as there is room for."""
-        room = self.concurrency - self._games
-        if room <= 0 or not self._waiting:
+    async def _start_games(self, nursery: trio.Nursery) -> None:
+        """One pairing round: the games :func:`pair` gives, as many as there is room for.
+        A bot that arrives while the store is read waits for the next round."""
+        if self.concurrency - self._games <= 0 or not self._waiting:
             return
+        names = {entrant.name for entrant in self._waiting.values()}
+        owed, recent = await self._store.run(_pairing_facts, self.store, names)
+        room = self.concurrency - self._games
         waiting = [
             Waiting(entrant.seat, entrant.name, self.rating_of(entrant.name), entrant.since)
             for entrant in self._waiting.values()
+            if entrant.name in recent
         ]
+        if not waiting:
+            return
         builtins = [Builtin(name, self.rating_of(name)) for name in self.settings.builtins]
-        owed = [ReturnLeg(p.id, *p.sides(2)) for p in self.store.owed_return_legs()]
-        recent = {
-            name: self.store.recent_opponents(name, RECENT_OPPONENTS)
-            for name in {entrant.name for entrant in self._waiting.values()}
-        }
         matches = pair(
             waiting,
             now=trio.current_time(),
@@ -532,53 +537,94 @@ class LadderServer:
             )
         return expected.entrant
 
-    def _pairing_of(
+    async def _pairing_of(
         self, match: Match, vampires: Entrant, werewolves: Entrant
     ) -> tuple[Pairing, int]:
         """The pairing and leg ``match`` plays: a return game's, or a new pairing's first."""
         if match.return_of is not None:
-            return self.store.pairing(match.return_of), 2
-        return self.store.new_pairing(vampires.name, werewolves.name), 1
+            return await self._store.run(self.store.pairing, match.return_of), 2
+        return await self._store.run(self.store.new_pairing, vampires.name, werewolves.name), 1
 
     async def _play(self, match: Match, vampires: Entrant, werewolves: Entrant) -> None:
-        """Greet both and play the game: recorded as it begins, its end by :meth:`_record`."""
-        pairing, leg = self._pairing_of(match, vampires, werewolves)
-        game = self.store.begin_game(pairing.id, leg)
-        game_map = self.settings.map_of(pairing.id).game_map
-        players = [vampires.player, werewolves.player]
+        """Greet both and play the game: recorded as it begins and as it ends (an aborted
+        game's end too, before the server stops: :meth:`_finished`)."""
+        pairing, leg = await self._pairing_of(match, vampires, werewolves)
+        game = await self._store.run(self.store.begin_game, pairing.id, leg)
         for entrant, species in ((vampires, Kind.VAMPIRES), (werewolves, Kind.WEREWOLVES)):
             entrant.player.species = species
             entrant.assigned.set()
+        ended: list[GameEnded] = []
         try:
-            for player in players:
-                try:
-                    await greet(player, game_map, species_of(player))
-                except SendFailed as error:
-                    self._tell(_never_began(game.id, players, game_map, player, error))
-                    for other in players:
-                        for message in (End(), Bye()):
-                            await other.send_quietly(message)
-                    await self._send_notes(game.id, (vampires, werewolves))
-                    return
-            for player in players:
-                self._tell(Seated(species_of(player), player.name, player.peer))
-            seats = Seats(players=players)
-            seats.full.set()
-            settings = attrs.evolve(self.settings.game, seed=pairing.battle_seed)
-            await play_seated(game.id, seats, game_map, settings, self._keeper, self._recorder)
+            try:
+                await self._greet_and_play(game.id, pairing, (vampires, werewolves), ended)
+            finally:
+                for event in ended:  # written even when the server stops (shielded)
+                    await self._finished(event)
             await self._send_notes(game.id, (vampires, werewolves))
         finally:
             vampires.done.set()
             werewolves.done.set()
 
+    async def _greet_and_play(
+        self,
+        number: int,
+        pairing: Pairing,
+        entrants: tuple[Entrant, Entrant],
+        ended: list[GameEnded],
+    ) -> None:
+        """Greet both and play game ``number``; its end put in ``ended``, for :meth:`_play`
+        to write before it is told."""
+        players = [entrant.player for entrant in entrants]
+        game_map = self.settings.map_of(pairing.id).game_map
+        for player in players:
+            try:
+                await greet(player, game_map, species_of(player))
+            except SendFailed as error:
+                ended.append(_never_began(number, players, game_map, player, error))
+                for other in players:
+                    for message in (End(), Bye()):
+                        await other.send_quietly(message)
+                return
+        for player in players:
+            self._tell(Seated(species_of(player), player.name, player.peer))
+        seats = Seats(players=players)
+        seats.full.set()
+        settings = attrs.evolve(self.settings.game, seed=pairing.battle_seed)
+
+        def hold_the_end(event: ServerEvent) -> None:
+            if isinstance(event, GameEnded):
+                ended.append(event)
+            else:
+                self._tell(event)
+
+        keeper = TranscriptKeeper(self._keeper.transcripts, self._keeper.folder, hold_the_end)
+        await play_seated(number, seats, game_map, settings, keeper, self._recorder)
+
     async def _send_notes(self, number: int, entrants: tuple[Entrant, Entrant]) -> None:
         """Tell the relays among ``entrants`` how game ``number`` ended (after its BYE)."""
-        game = self.store.game(number)
+        game = await self._store.run(self.store.game, number)
         for entrant in entrants:
             if entrant.relay:
                 gone = (trio.BrokenResourceError, trio.ClosedResourceError)
                 with trio.move_on_after(NOTE_TIME), contextlib.suppress(*gone):
                     await entrant.player.stream.send_all(note_of(game, entrant.name))
+
+
+def _write_end(store: LadderStore, ended: GameEnded) -> StoredGame:
+    """Write the end of a game in one transaction (in the store's thread); the game."""
+    transcript = None if ended.transcript is None else ended.transcript.name
+    store.finish_game(ended.number, ended.result, transcript)
+    return store.game(ended.number)
+
+
+def _pairing_facts(
+    store: LadderStore, names: set[str]
+) -> tuple[list[ReturnLeg], dict[str, list[str]]]:
+    """What a pairing round reads of the store (in its thread): the return games owed, and
+    the latest opponents of each of ``names``."""
+    owed = [ReturnLeg(p.id, *p.sides(2)) for p in store.owed_return_legs()]
+    recent = {name: store.recent_opponents(name, RECENT_OPPONENTS) for name in names}
+    return owed, recent
 
 
 def species_of(player: Player) -> Kind:

@@ -1,18 +1,21 @@
 """The ladder's server in the test's own trio run, over loopback, with fake bots."""
 
+import threading
+
 import pytest
 import trio
 
 from engine import Rules, Termination
 from protocol.codec import Nme, Set, encode
 from protocol.records import Command, Frame, Player
-from server.events import Dropped, GameBegun, GameEnded, Seated
+from server.events import Dropped, GameBegun, GameEnded, Seated, TranscriptLine
 from server.settings import Settings
 from tests.server.fakes import FakeBot, random_policy
 from tests.vvw.ladder.ladders import ended, ladder_settings, serving, team_bot
+from vvw.ladder.credentials import Credentials
 from vvw.ladder.limiter import FailureLimiter
 from vvw.ladder.serving import Joined, Left, Refusal, Refused
-from vvw.ladder.store import GameStatus, LadderReader, LadderStore
+from vvw.ladder.store import GameStatus, LadderReader, LadderStore, Verdict
 from vvw.transcripts import read_transcript
 
 GAME = Settings(rules=Rules(max_plies=20))
@@ -184,6 +187,52 @@ async def test_a_game_in_progress_when_the_server_stops_is_recorded_as_aborted(l
     assert end.result.termination is Termination.ABORTED
     with LadderReader.open(store.path) as reader:
         assert reader.game(game.id).status is GameStatus.ABORTED
+
+
+HOLD_GUARD = 10.0
+"""Seconds a held write waits to be let go at most: a loop stuck in it never lets it go."""
+
+
+class HeldStore(LadderStore):
+    """A ladder whose write of gamma's login is held, in the thread that makes it, until
+    the test lets it go: a disk that is slow to commit."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.holding = threading.Event()
+        self.release = threading.Event()
+        self.released = False
+
+    def authenticate(self, credentials: Credentials) -> Verdict:
+        if credentials.team == "gamma":
+            self.holding.set()
+            self.released = self.release.wait(HOLD_GUARD)
+        return super().authenticate(credentials)
+
+
+async def test_a_slow_write_of_the_store_holds_up_no_game_in_progress(tmp_path, clock):
+    settings = ladder_settings(seed=5, game=GAME, patience=3600)
+    store = HeldStore.create(tmp_path / "ladder.db", settings, clock)
+    tokens = {team: store.add_team(team) for team in ("alpha", "beta", "gamma")}
+    with trio.fail_after(60):
+        async with serving(store) as (port, heard, _), trio.open_nursery() as bots:
+            for team in ("alpha", "beta"):
+                await team_bot(bots, port, team, tokens[team], delay=0.05)
+            await heard.until(lambda heard: bool(heard.of(GameBegun)))
+            await team_bot(bots, port, "gamma", tokens["gamma"])
+            await trio.to_thread.run_sync(store.holding.wait)  # gamma's login is being written
+            lines = len(heard.of(TranscriptLine))
+            await heard.until(lambda heard: len(heard.of(TranscriptLine)) >= lines + 2)
+            store.release.set()  # the game went on meanwhile, its clock with it
+            await heard.until(ended(1))
+            await heard.until(lambda heard: len(heard.of(Joined)) == 3)
+            bots.cancel_scope.cancel()  # gamma would wait for an opponent for ever
+    assert store.released  # let go by the test, which ran while the write was held
+    (game,) = store.games()
+    assert game.names in (("alpha", "beta"), ("beta", "alpha"))
+    assert game.status is GameStatus.FINISHED
+    assert [event.team for event in heard.of(Joined)] == ["alpha", "beta", "gamma"]
+    store.close()
 
 
 async def _flood(port: int, count: int) -> None:

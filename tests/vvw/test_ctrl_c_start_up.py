@@ -2,13 +2,12 @@
 analyse`` starts its worker processes: one line and the exit status 130, never a
 traceback (the workers, in the same foreground group, get the Ctrl-C too)."""
 
-import fcntl
 import os
-import subprocess
 import sys
-import termios
 import time
 from pathlib import Path
+
+from tests.helpers.terminal import in_a_terminal, read_until_closed
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "docs" / "games" / "thetrap-seed2025-vs-expectiminimax.jsonl"
@@ -21,41 +20,18 @@ class Terminal:
     Ctrl-C typed there is SIGINT to every process of the command."""
 
     def __init__(self, *words: str, cwd: Path) -> None:
-        self.master, screen = os.openpty()
-
-        def control() -> None:  # in the child, after setsid: the terminal becomes its own
-            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "vvw", *words],
-            cwd=cwd,
-            stdin=screen,
-            stdout=screen,
-            stderr=screen,
-            start_new_session=True,
-            preexec_fn=control,
-            env={**os.environ, "TERM": "xterm", "COLUMNS": "100", "LINES": "30"},
-        )
-        os.close(screen)
+        command = [sys.executable, "-m", "vvw", *words]
+        self.process, self.master = in_a_terminal(command, cwd, columns=100)
 
     def ctrl_c(self) -> None:
         os.write(self.master, b"\x03")
 
     def finish(self) -> tuple[int, str]:
         """The exit status, and all the terminal showed."""
-        shown = b""
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            try:
-                chunk = os.read(self.master, 65536)
-            except OSError:  # the terminal closed: every process of the command has gone
-                break
-            if not chunk:
-                break
-            shown += chunk
+        shown = read_until_closed(self.master, WAIT)
         status = self.process.wait(timeout=WAIT)
         os.close(self.master)
-        return status, shown.decode(errors="replace")
+        return status, shown
 
     def children(self, running: str = "") -> list[int]:
         """The command's child processes (those whose command line holds ``running``)."""

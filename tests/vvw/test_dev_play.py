@@ -1,14 +1,12 @@
 """``python3 dev.py play``: extra arguments join the defaults they do not replace, and a game
 played in a terminal shows its progress."""
 
-import fcntl
 import os
 import re
 import select
 import shlex
 import subprocess
 import sys
-import termios
 import time
 from pathlib import Path
 
@@ -16,6 +14,7 @@ import pytest
 
 import dev
 from tests.helpers.processes import processes_mentioning
+from tests.helpers.terminal import in_a_terminal, read_until_closed
 from vvw.cli import build_parser
 from vvw.game_arguments import split_maps_and_bots
 
@@ -124,45 +123,6 @@ def test_play_ends_with_the_commands_that_show_the_game_again(tmp_path: Path) ->
     assert page.stat().st_size > 0
 
 
-def _in_a_terminal(command: list[str], cwd: Path) -> tuple[subprocess.Popen[bytes], int]:
-    """``command`` started as a shell starts it in a terminal (a pty of its own, its
-    controlling terminal, its process group in the foreground); the terminal's other end."""
-    terminal, screen = os.openpty()
-
-    def controlling() -> None:  # after setsid(): the pty becomes the session's terminal
-        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-    run = subprocess.Popen(
-        command,
-        cwd=cwd,
-        stdin=screen,
-        stdout=screen,
-        stderr=screen,
-        start_new_session=True,
-        preexec_fn=controlling,
-        env={**os.environ, "TERM": "xterm", "COLUMNS": "200", "LINES": "30"},
-    )
-    os.close(screen)
-    return run, terminal
-
-
-def _read_until_closed(terminal: int, timeout: float) -> str:
-    shown = b""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([terminal], [], [], 1)
-        if not ready:
-            continue
-        try:
-            data = os.read(terminal, 65536)
-        except OSError:  # every process that held the terminal is gone
-            break
-        if not data:
-            break
-        shown += data
-    return shown.decode(errors="replace")
-
-
 def test_ctrl_c_on_play_lets_the_match_stop_cleanly_and_end_every_bot(tmp_path: Path) -> None:
     """Ctrl-C in the terminal reaches dev.py and vvw match both: dev.py waits while the
     match ends its game as aborted, ends its bots (one deaf to SIGTERM) and says so."""
@@ -176,7 +136,7 @@ def test_ctrl_c_on_play_lets_the_match_stop_cleanly_and_end_every_bot(tmp_path: 
         "1000",
         "--no-transcript",
     ]
-    run, terminal = _in_a_terminal([sys.executable, str(ROOT / "dev.py"), "play", *words], ROOT)
+    run, terminal = in_a_terminal([sys.executable, str(ROOT / "dev.py"), "play", *words], ROOT)
     try:
         deadline = time.monotonic() + 60
         screen = b""
@@ -185,7 +145,7 @@ def test_ctrl_c_on_play_lets_the_match_stop_cleanly_and_end_every_bot(tmp_path: 
             if select.select([terminal], [], [], 0.05)[0]:
                 screen += os.read(terminal, 65536)
         os.write(terminal, b"\x03")  # Ctrl-C, as typed
-        text = screen.decode(errors="replace") + _read_until_closed(terminal, 60)
+        text = screen.decode(errors="replace") + read_until_closed(terminal, 60)
         code = run.wait(timeout=30)
     finally:
         run.kill()

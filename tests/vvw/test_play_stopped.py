@@ -13,7 +13,7 @@ import pytest
 
 from engine import Termination
 from protocol.records import Result
-from tests.vvw.test_dev_play import _in_a_terminal, _read_until_closed
+from tests.helpers.terminal import in_a_terminal, read_until_closed
 from tests.vvw.test_view_browser import browser  # noqa: F401 (the fixture)
 from vvw.transcripts import read_transcript
 
@@ -35,7 +35,7 @@ def test_a_stopped_play_says_aborted_on_the_page_and_names_its_transcript(
 ) -> None:
     command = [sys.executable, "-m", "vvw", "play", "--map", "testmap2", "greedy"]
     command += ["--move-time", "1000", "--port", "0", "--no-open"]
-    run, terminal = _in_a_terminal(command, tmp_path)
+    run, terminal = in_a_terminal(command, tmp_path)
     try:
         first = _first_line(terminal, 60)
         address = re.search(r"(http://\S+)", first)
@@ -47,7 +47,7 @@ def test_a_stopped_play_says_aborted_on_the_page_and_names_its_transcript(
             os.write(terminal, b"\x03")
         else:
             run.send_signal(signal.SIGTERM)
-        text = _read_until_closed(terminal, 60)
+        text = read_until_closed(terminal, 60)
         code = run.wait(timeout=30)
         page.wait_for_function("document.body.dataset.finished === 'true'")
         page.wait_for_function("document.body.dataset.playTurn === ''")

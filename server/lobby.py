@@ -8,8 +8,8 @@ import trio
 
 from engine import Kind
 from engine.mapfile import GameMap
-from protocol.cells import map_cells
-from protocol.codec import Hme, Hum, Map, Nme, Set, message_name
+from protocol.codec import Nme, message_name
+from protocol.referee import greeting
 from server.events import Dropped, DropReason
 from server.player import (
     Closed,
@@ -110,12 +110,7 @@ class Admissions:
 
 
 async def greet(player: Player, game_map: GameMap, species: Kind) -> None:
-    """SET+HUM+HME in one write, then MAP in a second (raises SendFailed if it cannot go)."""
-    x, y, _ = game_map.start(species == Kind.VAMPIRES)
-    first = (
-        Set(game_map.rows, game_map.cols),
-        Hum(tuple((hx, hy) for hx, hy, _ in game_map.humans)),
-        Hme(x, y),
-    )
-    await player.send_together(first)
-    await player.send(Map(map_cells(game_map.initial_state())))
+    """SET+HUM+HME in one write, then MAP in a second (:func:`protocol.referee.greeting`);
+    raises SendFailed if it cannot go."""
+    for write in greeting(game_map, species):
+        await player.send_together(write)

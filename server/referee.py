@@ -3,21 +3,32 @@
 The flow of the game (turns, skipped turns, the limits, the end and its reason) is
 :class:`engine.game.Game`'s; the referee carries it over the two byte streams: it sends
 each UPD, waits for the MOV with the move-time clock, and tells the game what came back.
-A stray NME during the game is ignored (logged); any other non-MOV message is a protocol
-error. Whatever a bot does, both get END then BYE.
+What each message means, and what is sent when, is :mod:`protocol.referee`'s (a stray NME
+during the game is ignored, a late MOV discarded, both logged). Whatever a bot does, both
+get END then BYE (:func:`say_goodbye`, also used by :mod:`server.table`).
 """
 
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 
 import trio
 
 from engine import Game, GameResult, Kind, Move, Termination, Turn
 from engine.mapfile import GameMap
-from protocol.cells import ply_cells, update_cells
-from protocol.codec import Bye, End, Mov, Nme, Upd, message_name
-from server.player import Closed, Garbled, Player, Received
+from protocol.codec import Mov
+from protocol.referee import (
+    GONE,
+    GOODBYE,
+    Fault,
+    Heard,
+    RefereeSession,
+    disconnected,
+    garbled,
+    hear,
+    moves,
+)
+from server.player import Closed, Event, Garbled, Player
 from server.settings import Settings
 from server.transcript import Transcript
 
@@ -37,9 +48,9 @@ code, its last words on standard error), the connection alone does not."""
 class _Fault(Exception):
     """The player to move lost the game for something only the connection shows."""
 
-    def __init__(self, termination: Termination, detail: str) -> None:
-        super().__init__(detail)
-        self.termination, self.detail = termination, detail
+    def __init__(self, fault: Fault) -> None:
+        super().__init__(fault.detail)
+        self.fault = fault
 
 
 async def play_game(
@@ -73,37 +84,9 @@ async def play_game(
         transcript.header(game_map.name, game.state, settings, seed)
         for kind, player in players.items():
             transcript.player(kind, player.name, player.peer)
-    # The cells of each side's last turn, in the order the next UPD lists them.
-    changed: dict[Kind, list[tuple[int, int]]] = {Kind.VAMPIRES: [], Kind.WEREWOLVES: []}
-    start = trio.current_time()
+    session = RefereeSession(game)
     try:
-        while game.result is None:
-            mover = game.to_move
-            player = players[mover]
-            try:
-                _check_stale(player)
-                upd = update_cells(game.state, (changed[Kind.VAMPIRES], changed[Kind.WEREWOLVES]))
-                # The move clock starts as the UPD goes: the reply can be read (and stamped)
-                # before the send returns.
-                sent = trio.current_time()
-                if not await player.send_quietly(Upd(upd)):
-                    raise _Fault(Termination.DISCONNECT, "gone")
-                reply = await _await_move(player, sent, settings.move_time)
-            except _Fault as fault:
-                termination, detail = fault.termination, fault.detail
-                if termination is Termination.DISCONNECT and hung_up is not None:
-                    termination, detail = await hung_up(mover, detail)
-                game.lose(mover, termination, detail)
-                break
-            if reply is None:
-                turn = game.no_reply(trio.current_time() - start)
-            else:
-                moves, at = reply
-                turn = game.reply(moves, at - sent, trio.current_time() - start)
-            if turn is not None:  # else the reply lost the game
-                changed[turn.species] = ply_cells(turn.ply or ())
-                if transcript is not None:
-                    _write_turn(transcript, turn)
+        await _play(session, players, settings.move_time, transcript, hung_up)
     except BaseException:
         with trio.CancelScope(shield=True):
             if game.result is None:
@@ -113,14 +96,50 @@ async def play_game(
             if on_abort is not None and game.result is not None:
                 on_abort(game.result)
             with trio.move_on_after(ABORT_GOODBYE):
-                await _goodbye(players)
+                await say_goodbye(players.values())
         raise
     result = game.result
     assert result is not None  # the loop ends when the game does
     if transcript is not None:
         transcript.result(result)
-    await _goodbye(players)
+    await say_goodbye(players.values())
     return result
+
+
+async def _play(
+    session: RefereeSession,
+    players: dict[Kind, Player],
+    move_time: float,
+    transcript: Transcript | None,
+    hung_up: HangUpJudge | None,
+) -> None:
+    """The turns, from the first UPD until the game is over."""
+    start = trio.current_time()
+    while session.result is None:
+        mover = session.to_move
+        player = players[mover]
+        try:
+            _check_stale(player)
+            upd = session.update()
+            # The move clock starts as the UPD goes: the reply can be read (and stamped)
+            # before the send returns.
+            sent = trio.current_time()
+            if not await player.send_quietly(upd):
+                raise _Fault(GONE)
+            reply = await _await_move(player, sent, move_time)
+        except _Fault as error:
+            fault = error.fault
+            if fault.termination is Termination.DISCONNECT and hung_up is not None:
+                fault = Fault(*await hung_up(mover, fault.detail))
+            session.lose(mover, fault)
+            return
+        if reply is None:
+            turn = session.no_reply(trio.current_time() - start)
+        else:
+            ply, at = reply
+            turn = session.reply(ply, at - sent, trio.current_time() - start)
+        if turn is not None and transcript is not None:  # else the reply lost the game
+            _write_turn(transcript, turn)
 
 
 def _write_turn(transcript: Transcript, turn: Turn) -> None:
@@ -130,33 +149,39 @@ def _write_turn(transcript: Transcript, turn: Turn) -> None:
         transcript.ply(turn.species, turn.ply, turn.state, turn.battles)
 
 
-def _judge(event: object, player: Player) -> Mov | None:
-    """The MOV an event from the player to move brings, ``None`` for an NME (ignored during
-    the game); raise _Fault for garbage, a closed connection or any other message."""
+def _judge(event: Event, player: Player, *, in_turn: bool) -> Mov | None:
+    """The MOV an event from the player brings in its turn, ``None`` for what is let go
+    (an NME, a MOV out of turn); raise _Fault for garbage, a closed connection or any other
+    message (see :func:`protocol.referee.hear`)."""
     if isinstance(event, Garbled):
-        raise _Fault(Termination.PROTOCOL_ERROR, str(event.error))
+        raise _Fault(garbled(event.error))
     if isinstance(event, Closed):
-        raise _Fault(Termination.DISCONNECT, event.reason)
-    assert isinstance(event, Received)
-    if isinstance(event.message, Mov):
+        raise _Fault(disconnected(event.reason))
+    heard = hear(event.message, in_turn=in_turn)
+    if isinstance(heard, Fault):
+        raise _Fault(heard)
+    if heard is Heard.MOVE:
+        assert isinstance(event.message, Mov)
         return event.message
-    if isinstance(event.message, Nme):
-        log.info("%s: NME during the game ignored", player.label)
-        return None
-    raise _Fault(Termination.PROTOCOL_ERROR, f"sent {message_name(event.message)} during the game")
+    log.info("%s: %s", player.label, _LET_GO[heard])
+    return None
+
+
+_LET_GO = {Heard.LATE: "late MOV discarded", Heard.IGNORED: "NME during the game ignored"}
 
 
 def _check_stale(player: Player) -> None:
     """Drop what the player sent out of turn (late moves, a stray NME); raise _Fault if its
     connection broke or turned to garbage meanwhile."""
     for event in player.stale_events():
-        if _judge(event, player) is not None:
-            log.info("%s: late MOV discarded", player.label)
+        _judge(event, player, in_turn=False)
 
 
-async def _goodbye(players: dict[Kind, Player]) -> None:
-    for message in (End(), Bye()):
-        for player in players.values():
+async def say_goodbye(players: Iterable[Player]) -> None:
+    """END to each player, then BYE to each (:data:`protocol.referee.GOODBYE`), as far as
+    their connections still work."""
+    for message in GOODBYE:
+        for player in players:
             await player.send_quietly(message)
 
 
@@ -167,7 +192,7 @@ async def _await_move(
     with trio.move_on_at(sent + move_time):
         while True:
             event = await player.next_event()
-            move = _judge(event, player)
+            move = _judge(event, player, in_turn=True)
             if move is not None:
-                return [Move(*m) for m in move.moves], event.time
+                return moves(move), event.time
     return None

@@ -18,7 +18,6 @@ import re
 import tempfile
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Protocol
 
 import attrs
 import trio
@@ -42,19 +41,13 @@ from server.transcript import FrameRecorder, Transcript
 log = logging.getLogger(__name__)
 
 
-class PlayGame(Protocol):
-    """What referees a game between two seated players: :func:`server.referee.play_game`
-    (cancelled, it gives the aborted game's result to ``on_abort``)."""
-
-    def __call__(
-        self,
-        vampires: Player,
-        werewolves: Player,
-        game_map: GameMap,
-        settings: Settings,
-        transcript: Transcript | None = None,
-        on_abort: Callable[[GameResult], None] | None = None,
-    ) -> Awaitable[GameResult]: ...
+PlayGame = Callable[
+    [Player, Player, GameMap, Settings, Transcript | None, Callable[[GameResult], None] | None],
+    Awaitable[GameResult],
+]
+"""What referees a game between two seated players, given (vampires, werewolves, the map,
+the settings, the transcript, ``on_abort``): :func:`server.referee.play_game` (cancelled, it
+gives the aborted game's result to ``on_abort``)."""
 
 
 def transcript_name(number: int, names: tuple[str, str] = ("", "")) -> str:
@@ -223,9 +216,7 @@ async def play_seated(
         events(GameEnded(number, result, kept))
 
     try:
-        result = await referee(
-            vampires, werewolves, game_map, settings, transcript, on_abort=aborted
-        )
+        result = await referee(vampires, werewolves, game_map, settings, transcript, aborted)
     finally:
         recorder.detach(seats.players)
         if transcript is not None:

@@ -13,12 +13,11 @@ import trio
 
 from engine import Kind
 from engine.mapfile import GameMap
-from protocol.codec import Bye, End
 from server.events import Dropped, DropReason, EventSink, Seated, Unseated
 from server.lobby import greet
 from server.player import Closed, Player, SendFailed
 from server.race import wait_unless
-from server.referee import ABORT_GOODBYE
+from server.referee import ABORT_GOODBYE, say_goodbye
 
 log = logging.getLogger(__name__)
 
@@ -119,8 +118,7 @@ async def _part(player: Player, seats: Seats) -> None:
                 await seats.done.wait()
         else:
             with trio.move_on_after(ABORT_GOODBYE):
-                for message in (End(), Bye()):
-                    await player.send_quietly(message)
+                await say_goodbye([player])
 
 
 async def end_parts(forfeits: trio.MemoryReceiveChannel[tuple[Kind, str]], table: Table) -> None:

@@ -1,13 +1,13 @@
 """check-bot's compliance engine: a bot checked step by step against a scripted server.
 
 A scripted server starts the bot (a command, with ``{host}`` and ``{port}`` replaced, or a
-built-in name), walks it through numbered steps, and prints Passed, Failed or Skipped for
-each; a failure shows what was expected, what came instead (cut when long), the offending
-bytes and the bot's last output, once: the same fault at a later step is one line. The
-server is ours, cut to a script: the connection is a :class:`server.player.Player`, the
-greeting :func:`server.lobby.greet`, the game an :class:`engine.Game` in which the scripted
-opponent walks. The steps (:data:`STEPS`) run in four sessions, each a fresh start of the
-bot:
+built-in name), walks it through numbered steps, and reports Passed, Failed or Skipped for
+each (:class:`Outcome`); a failure says what was expected, what came instead, the offending
+bytes and the bot's last output, and whether the same fault was seen at an earlier step.
+The server is ours, cut to a script: the connection is a :class:`server.player.Player`, the
+greeting :func:`server.lobby.greet`, the game a :class:`protocol.referee.RefereeSession`
+(the turn choreography our server performs) in which the scripted opponent walks. The
+steps (:data:`STEPS`) run in four sessions, each a fresh start of the bot:
 
 - A (vampires, small map): 1 NME, 2 greeting, 3 first UPD, 4 mid-game UPDs (the opponent
   walks its whole group every ply, so each UPD lists a cell that is now empty), 5 END, BYE

@@ -302,4 +302,4 @@ STEPS = (
     Step(9, "exits when the server closes without END (no spinning)", 4, Checker.server_hangs_up),
 )
 """The steps, in order; a step's session runs the steps before it in that session too."""
-TEXTS = {step.number: step.text for step in STEPS}
+TEXTS: dict[int, str] = {step.number: step.text for step in STEPS}

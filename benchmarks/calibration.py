@@ -63,6 +63,7 @@ from benchmarks.learn import TREES, Positions, fit_curve, fit_logistic, position
 from engine import GameState, Termination, Turn
 from engine.ending import totals
 from engine.kinds import VAMPIRES
+from protocol.printable import printable
 from vvw.analysis.chances import CURVE, Curve, sigmoid
 from vvw.analysis.features import NAMES
 from vvw.analysis.game import game_from_turns
@@ -157,7 +158,7 @@ def play_and_analyse(
         on_turn=turns.append,
     )
     match = f"{vampires} vs {werewolves} on {label}"
-    line = f"{match}: {result.summary()}"
+    line = f"{match}: {printable(result.summary())}"
     skipped = sum(turn.ply is None for turn in turns)
     if skipped:
         line += f" ({skipped} turns skipped: out of time)"

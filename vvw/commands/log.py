@@ -11,8 +11,8 @@ from pathlib import Path
 
 from engine import Kind
 from engine.drawing import draw_board
-from engine.result import printable
 from protocol.codec import ALL
+from protocol.printable import printable
 from protocol.records import (
     Command,
     Direction,

@@ -31,6 +31,7 @@ from engine.game import DEFAULT_LIMITS
 from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap
 from engine.rules import DEFAULT_RULES
+from protocol.printable import printable
 
 log = logging.getLogger(__name__)
 
@@ -127,5 +128,5 @@ def drive(
             on_turn(turn)
     result = game.result
     assert result is not None
-    log.info("%s", result.summary())
+    log.info("%s", printable(result.summary()))
     return result

@@ -63,11 +63,13 @@ from benchmarks.learn import TREES, Positions, fit_curve, fit_logistic, position
 from engine import GameState, Termination, Turn
 from engine.ending import totals
 from engine.kinds import VAMPIRES
-from vvw.analysis.analysis import analyse_game, default_jobs
+from protocol.printable import printable
 from vvw.analysis.chances import CURVE, Curve, sigmoid
 from vvw.analysis.features import NAMES
 from vvw.analysis.game import game_from_turns
+from vvw.analysis.game_analysis import analyse_game
 from vvw.analysis.search import DEFAULT_DEPTH, Settings
+from vvw.analysis.workers import default_jobs
 
 BOTS: dict[str, dict[str, int]] = {
     "expectiminimax": {"depth": 3},
@@ -156,7 +158,7 @@ def play_and_analyse(
         on_turn=turns.append,
     )
     match = f"{vampires} vs {werewolves} on {label}"
-    line = f"{match}: {result.summary()}"
+    line = f"{match}: {printable(result.summary())}"
     skipped = sum(turn.ply is None for turn in turns)
     if skipped:
         line += f" ({skipped} turns skipped: out of time)"

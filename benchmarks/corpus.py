@@ -41,6 +41,7 @@ from engine.kinds import VAMPIRES
 from engine.mapfile import GameMap, load_map
 from engine.mapgen import generate_map
 from engine.movegen import random_ply
+from protocol.printable import printable
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 OFFICIAL_MAPS = tuple(sorted(path.stem for path in MAPS_DIR.glob("*.xml")))
@@ -216,7 +217,7 @@ def game_rows(planned: Planned, noise: float = NOISE) -> dict[str, list[Any]]:
     """The columns of one game's positions (:data:`SCHEMA_DOC`), played."""
     chosen, turns, result = play(planned, noise)
     if result.termination not in (Termination.ELIMINATION, Termination.PLY_LIMIT):
-        raise RuntimeError(f"game {planned.index}: {result.summary()}")
+        raise RuntimeError(f"game {planned.index}: {printable(result.summary())}")
     vampires_score = 0.5 if result.winner is None else float(result.winner == VAMPIRES)
     states = [chosen.initial_state(), *(turn.state for turn in turns[:-1])]
     columns: dict[str, list[Any]] = {name: [] for name in SCHEMA_DOC}

@@ -250,8 +250,3 @@ def dump_map(game_map: GameMap) -> bytes:
         "</Map>",
     ]
     return (BOM + "\r\n".join(lines) + "\r\n").encode("utf-8")
-
-
-def save_map(game_map: GameMap, path: str | Path) -> None:
-    """Write the map to ``path`` in the course kit's format."""
-    Path(path).write_bytes(dump_map(game_map))

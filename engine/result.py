@@ -13,14 +13,6 @@ from engine.ending import EndReason
 from engine.kinds import Kind
 
 
-def printable(text: str) -> str:
-    """``text`` safe to print on one line of a terminal: every character that is not
-    printable (newlines, terminal escape codes, other controls) written as its escape
-    (``\\n``, ``\\x1b``). Bots name themselves: a name must not forge output lines or
-    drive the terminal. Applying it twice changes nothing."""
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
-
-
 class Termination(Enum):
     """Why a game ended. Each game's result names exactly one."""
 
@@ -104,16 +96,17 @@ class GameResult:
         return f"{self.plies} {'ply' if self.plies == 1 else 'plies'}"
 
     def summary(self) -> str:
-        """One line: winner, termination, detail unless it only repeats the termination (names
-        and detail :func:`printable`)."""
+        """Winner, termination, detail unless it only repeats the termination: names and
+        detail as they were given (a terminal shows it through
+        :func:`protocol.printable.printable`, which makes it one line)."""
         if self.termination is Termination.ABORTED:
-            return f"aborted after {self._plies()}: {printable(self.detail)}"
+            return f"aborted after {self._plies()}: {self.detail}"
         if self.winner is None:
             head = "draw"
         else:
             player = self.player(self.winner)
-            head = f"{self.winner.name.lower()} ({printable(player.name)}) win"
+            head = f"{self.winner.name.lower()} ({player.name}) win"
         how = f"{self.termination.value} after {self._plies()}"
         if self.detail in ("", self.termination.value):  # nothing more to say than how
             return f"{head} by {how}"
-        return f"{head} by {how}: {printable(self.detail)}"
+        return f"{head} by {how}: {self.detail}"

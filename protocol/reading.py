@@ -15,21 +15,7 @@ from typing import Any, TypeVar
 
 from engine import Kind, Move, Termination
 from engine.drawing import BoardCell
-from protocol.records import (
-    BattleRecord,
-    Command,
-    Direction,
-    Frame,
-    Header,
-    Note,
-    Player,
-    Ply,
-    Record,
-    Result,
-    Skip,
-    Source,
-    Violation,
-)
+from protocol import records
 from protocol.transcript import FORMAT, VERSION
 
 E = TypeVar("E", bound=Enum)
@@ -137,7 +123,7 @@ def _kind(value: Any) -> Kind | None:
     return None
 
 
-def _header(f: _Fields) -> Header:
+def _header(f: _Fields) -> records.Header:
     version = 0
     if "format" in f.line or "version" in f.line:
         if f.line.get("format") != FORMAT:
@@ -151,10 +137,10 @@ def _header(f: _Fields) -> Header:
     settings = f.line.get("settings") or {}
     if not isinstance(settings, dict):
         raise f.fail("settings", "an object")
-    return Header(
+    return records.Header(
         t=f.number("t"),
         version=version,
-        source=f.choice("source", Source, optional=True) or Source.SERVER,
+        source=f.choice("source", records.Source, optional=True) or records.Source.SERVER,
         map=f.text("map", optional=True),
         seed=f.integer("seed", optional=True),
         rows=f.integer("rows", optional=True),
@@ -165,29 +151,29 @@ def _header(f: _Fields) -> Header:
     )
 
 
-def _frame(f: _Fields) -> Frame:
+def _frame(f: _Fields) -> records.Frame:
     try:
         raw = bytes.fromhex(f.text("hex"))
     except ValueError:
         raise f.fail("hex", "hexadecimal digits") from None
-    return Frame(
+    return records.Frame(
         t=f.number("t"),
         side=f.side(optional=True),
-        direction=f.choice("dir", Direction),  # type: ignore[arg-type]
-        command=f.choice("cmd", Command, optional=True),
+        direction=f.choice("dir", records.Direction),  # type: ignore[arg-type]
+        command=f.choice("cmd", records.Command, optional=True),
         text=f.text("text"),
         raw=raw,
     )
 
 
-def _battle(value: Any, where: str) -> BattleRecord:
+def _battle(value: Any, where: str) -> records.BattleRecord:
     if not isinstance(value, dict):
         raise TranscriptError(f"{where}: each battle must be an object")
     f = _Fields(value, f"{where}, battle")
     cell = value.get("cell")
     if not (isinstance(cell, list) and len(cell) == 2 and all(isinstance(v, int) for v in cell)):
         raise f.fail("cell", "two integers")
-    return BattleRecord(
+    return records.BattleRecord(
         cell=(cell[0], cell[1]),
         attacker=f.kind("attacker"),  # type: ignore[arg-type]
         attackers=f.integer("attackers"),
@@ -200,12 +186,12 @@ def _battle(value: Any, where: str) -> BattleRecord:
     )
 
 
-def _ply(f: _Fields) -> Ply:
+def _ply(f: _Fields) -> records.Ply:
     battles = f.line.get("battles") or []
     if not isinstance(battles, list):
         raise f.fail("battles", "a list")
     violation = f.text("violation", optional=True)
-    return Ply(
+    return records.Ply(
         t=f.number("t"),
         side=f.side(),  # type: ignore[arg-type]
         ply_number=f.integer("ply_number"),
@@ -213,12 +199,12 @@ def _ply(f: _Fields) -> Ply:
         board=f.cells("board"),
         battles=tuple(_battle(battle, f.where) for battle in battles),
         think=f.number("think", optional=True),
-        violation=None if violation is None else Violation.read(violation),
+        violation=None if violation is None else records.Violation.read(violation),
     )
 
 
-def _result(f: _Fields) -> Result:
-    return Result(
+def _result(f: _Fields) -> records.Result:
+    return records.Result(
         t=f.number("t"),
         winner=f.side("winner", optional=True),
         termination=f.choice("termination", Termination),  # type: ignore[arg-type]
@@ -228,7 +214,7 @@ def _result(f: _Fields) -> Result:
     )
 
 
-def parse_line(text: str, number: int) -> Record:
+def parse_line(text: str, number: int) -> records.Record:
     """Line ``number`` (1-based) of a transcript as a record; ``TranscriptError`` if it is not one.
 
     Line 1 must be a header, every later line anything but a header.
@@ -253,7 +239,7 @@ def parse_line(text: str, number: int) -> Record:
             case "header" if number == 1:
                 return _header(f)
             case "player":
-                return Player(
+                return records.Player(
                     f.number("t"),
                     f.side(optional=True),
                     f.text("name"),
@@ -264,9 +250,9 @@ def parse_line(text: str, number: int) -> Record:
             case "ply":
                 return _ply(f)
             case "skip":
-                return Skip(f.number("t"), f.side(), f.integer("ply_number"))  # type: ignore[arg-type]
+                return records.Skip(f.number("t"), f.side(), f.integer("ply_number"))  # type: ignore[arg-type]
             case "note":
-                return Note(f.number("t"), f.side(optional=True), f.text("text"))
+                return records.Note(f.number("t"), f.side(optional=True), f.text("text"))
             case "result":
                 return _result(f)
     except TypeError as error:  # a Move of the wrong arity and the like
@@ -277,13 +263,13 @@ def parse_line(text: str, number: int) -> Record:
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def game_over(record: Record, header: Header | None) -> bool:
+def game_over(record: records.Record, header: records.Header | None) -> bool:
     """Whether ``record`` closes its game: the result, or END in a transcript that has no
     result (a proxy's or an agent's: they do not see how the game was judged)."""
-    if isinstance(record, Result):
+    if isinstance(record, records.Result):
         return True
-    one_sided = header is not None and header.source is not Source.SERVER
-    return one_sided and isinstance(record, Frame) and record.command is Command.END
+    one_sided = header is not None and header.source is not records.Source.SERVER
+    return one_sided and isinstance(record, records.Frame) and record.command is records.Command.END
 
 
 class TranscriptReader:
@@ -299,13 +285,13 @@ class TranscriptReader:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.header: Header | None = None
+        self.header: records.Header | None = None
         """The header, once read."""
         self._pending = b""
         self._lines = 0
         self._checked = False
 
-    def feed(self, data: bytes) -> list[Record]:
+    def feed(self, data: bytes) -> list[records.Record]:
         """The records of the lines ``data`` completes."""
         if not data:
             return []
@@ -313,18 +299,18 @@ class TranscriptReader:
             self._check_start(data)
         self._pending += data
         *lines, self._pending = self._pending.split(b"\n")
-        records: list[Record] = []
+        answered: list[records.Record] = []
         for line in lines:
             self._lines += 1
             if not line.strip():
                 continue
             record = self._parse(line, self._lines)
-            records.append(record)
-            if isinstance(record, Header):
+            answered.append(record)
+            if isinstance(record, records.Header):
                 self.header = record
-        return records
+        return answered
 
-    def close(self) -> list[Record]:
+    def close(self) -> list[records.Record]:
         """The end of the file: ``TranscriptError`` if it held nothing; a first line without
         its newline is read (it must be a header), a later one left out (still being
         written, or cut)."""
@@ -348,7 +334,7 @@ class TranscriptReader:
             if error.start < len(head) - 4:  # not just a character cut by the read
                 raise TranscriptError(f"{self.name} is not UTF-8 text, not a transcript") from None
 
-    def _parse(self, line: bytes, number: int) -> Record:
+    def _parse(self, line: bytes, number: int) -> records.Record:
         try:
             return parse_line(line.decode("utf-8", errors="replace"), number)
         except TranscriptError as error:

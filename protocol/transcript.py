@@ -21,22 +21,8 @@ from typing import Any
 import attrs
 
 from engine import Battle, BattleOutcome, GameResult, GameState, Kind, Move, win_probability
+from protocol import records
 from protocol.codec import Message, describe, message_name
-from protocol.records import (
-    BattleRecord,
-    Command,
-    Direction,
-    Frame,
-    Header,
-    Note,
-    Player,
-    Ply,
-    Record,
-    Result,
-    Skip,
-    Source,
-    Violation,
-)
 
 FORMAT = "vvw-transcript"
 """The ``format`` field of every header."""
@@ -62,9 +48,9 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def battle_record(battle: Battle, outcome: BattleOutcome | None) -> BattleRecord:
+def battle_record(battle: Battle, outcome: BattleOutcome | None) -> records.BattleRecord:
     """One battle as a transcript tells it; ``outcome`` ``None`` when the draw is not known."""
-    return BattleRecord(
+    return records.BattleRecord(
         cell=(battle.x, battle.y),
         attacker=Kind(battle.attacker),
         attackers=battle.attackers,
@@ -84,10 +70,10 @@ def _cells(cells: Sequence[tuple[int, int, Kind, int]]) -> list[list[int]]:
     return [[x, y, int(kind), count] for x, y, kind, count in cells]
 
 
-def _fields(record: Record) -> dict[str, Any]:
+def _fields(record: records.Record) -> dict[str, Any]:
     """The line's fields after ``type`` and ``t``, in the order they are written."""
     match record:
-        case Header():
+        case records.Header():
             return {
                 "format": FORMAT,
                 "version": record.version,
@@ -100,7 +86,7 @@ def _fields(record: Record) -> dict[str, Any]:
                 "settings": dict(record.settings),
                 "peer": record.peer,
             }
-        case Frame():
+        case records.Frame():
             return {
                 "side": jsonable(record.side),
                 "dir": record.direction.value,
@@ -108,7 +94,7 @@ def _fields(record: Record) -> dict[str, Any]:
                 "text": record.text,
                 "hex": record.raw.hex(),
             }
-        case Ply():
+        case records.Ply():
             return {
                 "side": jsonable(record.side),
                 "ply_number": record.ply_number,
@@ -118,16 +104,23 @@ def _fields(record: Record) -> dict[str, Any]:
                 "think": record.think,
                 "violation": None if record.violation is None else str(record.violation),
             }
-        case Result():
+        case records.Result():
             return dict(record.fields)
     return {k: jsonable(v) for k, v in attrs.asdict(record, recurse=False).items() if k != "t"}
 
 
-_TYPES = {Header: "header", Player: "player", Frame: "frame", Ply: "ply"}
-_TYPES.update({Skip: "skip", Note: "note", Result: "result"})
+_TYPES: dict[type, str] = {
+    records.Header: "header",
+    records.Player: "player",
+    records.Frame: "frame",
+    records.Ply: "ply",
+    records.Skip: "skip",
+    records.Note: "note",
+    records.Result: "result",
+}
 
 
-def encode(record: Record) -> str:
+def encode(record: records.Record) -> str:
     """The record's line: its JSON text, without the newline."""
     line = {"type": _TYPES[type(record)], "t": record.t, **_fields(record)}
     return json.dumps(line, ensure_ascii=False)
@@ -135,7 +128,7 @@ def encode(record: Record) -> str:
 
 # --- writing ------------------------------------------------------------------------------
 
-RecordSink = Callable[[Record], None]
+RecordSink = Callable[[records.Record], None]
 """Where a writer's records go, each as it is made (a file writes its :func:`encode`)."""
 LineSink = Callable[[str], None]
 """Where lines go, each as its JSON text without the newline."""
@@ -163,7 +156,7 @@ class TranscriptWriter:
 
     def write_header(
         self,
-        source: Source,
+        source: records.Source,
         *,
         map_name: str | None = None,
         seed: int | None = None,
@@ -179,7 +172,7 @@ class TranscriptWriter:
         if start is not None:
             rows, cols = start.rows, start.cols
         self._sink(
-            Header(
+            records.Header(
                 self._t(at),
                 VERSION,
                 source,
@@ -196,19 +189,19 @@ class TranscriptWriter:
     def player(
         self, side: Kind | None, name: str, peer: str | None, at: float | None = None
     ) -> None:
-        self._sink(Player(self._t(at), side, name, peer))
+        self._sink(records.Player(self._t(at), side, name, peer))
 
     def frame(
         self,
         side: Kind | None,
-        direction: Direction,
+        direction: records.Direction,
         message: Message | None,
         raw: bytes,
         at: float | None = None,
     ) -> None:
-        command = None if message is None else Command(message_name(message))
+        command = None if message is None else records.Command(message_name(message))
         text = describe(message) if message is not None else "(not a valid message)"
-        self._sink(Frame(self._t(at), side, direction, command, text, raw))
+        self._sink(records.Frame(self._t(at), side, direction, command, text, raw))
 
     def write_ply(
         self,
@@ -223,7 +216,7 @@ class TranscriptWriter:
         at: float | None = None,
     ) -> None:
         self._sink(
-            Ply(
+            records.Ply(
                 self._t(at),
                 side,
                 ply_number,
@@ -231,21 +224,21 @@ class TranscriptWriter:
                 None if board is None else tuple(board.board_cells()),
                 tuple(battle_record(battle, outcome) for battle, outcome in battles),
                 None if think is None else round(think, 6),
-                None if violation is None else Violation.read(violation),
+                None if violation is None else records.Violation.read(violation),
             )
         )
 
     def skip(self, side: Kind, ply_number: int, at: float | None = None) -> None:
-        self._sink(Skip(self._t(at), side, ply_number))
+        self._sink(records.Skip(self._t(at), side, ply_number))
 
     def note(self, side: Kind | None, text: str, at: float | None = None) -> None:
-        self._sink(Note(self._t(at), side, text))
+        self._sink(records.Note(self._t(at), side, text))
 
     def result(self, result: GameResult, at: float | None = None) -> None:
         """The last record: the game's :class:`GameResult`, field by field."""
         fields = jsonable(result)
         self._sink(
-            Result(
+            records.Result(
                 self._t(at), result.winner, result.termination, result.detail, result.plies, fields
             )
         )

@@ -12,8 +12,8 @@ import attrs
 import trio
 
 from engine import Kind
-from engine.result import printable
 from protocol.codec import FROM_BOT, Decoder, Message, ProtocolError, encode
+from protocol.printable import printable
 from protocol.records import Direction
 
 log = logging.getLogger(__name__)

@@ -5,14 +5,23 @@ number (0..65535)``) instead of a traceback or a surprise later.
 """
 
 import argparse
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def _read(kind: Callable[[str], T], text: str, what: str) -> T:
+    """``text`` read as ``kind``; else one line: ``'x' is not WHAT``."""
+    try:
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
 
 
 def positive_int(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = _read(int, text, "a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is below 1")
     return value
@@ -20,10 +29,7 @@ def positive_int(text: str) -> int:
 
 def positive_float(text: str) -> float:
     """An argparse type: a number of seconds above 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = _read(float, text, "a number")
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"{text} is not a number of seconds above 0")
     return value
@@ -31,10 +37,7 @@ def positive_float(text: str) -> float:
 
 def port_number(text: str) -> int:
     """An argparse type: a TCP port, 0..65535 (0: any free port)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    value = _read(int, text, "a port number")
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{value} is not a port number (0..65535)")
     return value

@@ -63,3 +63,13 @@ class CommandParser(argparse.ArgumentParser):
         if words and words[0] in self._beside:
             return self.subcommands[words[0]].parse_known_args(words[1:], namespace)
         return super().parse_known_args(words, namespace)
+
+
+def add_actions(
+    subparsers: "argparse._SubParsersAction[Any]", name: str, **kwargs: Any
+) -> "argparse._SubParsersAction[Any]":
+    """Command ``NAME`` (its ``help``, ``description``… in ``kwargs``) made of actions, one
+    of which must follow (``vvw map check``): the place to add them, which stores the one
+    chosen as ``NAME_command``."""
+    parser = subparsers.add_parser(name, **kwargs)
+    return parser.add_subparsers(dest=f"{name}_command", metavar="ACTION", required=True)

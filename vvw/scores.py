@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from engine import GameResult, Termination
-from engine.result import printable
+from protocol.printable import printable
 from vvw.wording import plural
 
 

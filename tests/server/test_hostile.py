@@ -11,6 +11,7 @@ from agents.client import play
 from agents.registry import make_agent
 from engine import GameResult, Kind, PlayerRecord, Rules, Termination
 from protocol.codec import Bye, Map, Nme, Upd, encode
+from protocol.printable import printable
 from protocol.records import Command, Frame
 from server.lobby import MAX_PENDING
 from server.player import MAX_QUEUED
@@ -44,7 +45,7 @@ async def test_a_forged_name_is_printed_escaped_and_kept_exactly(tmp_path, caplo
             await fake_bot(nursery, port, b"b", 2)
     (result,) = results
     assert result.vampires.name == FORGER.decode()  # the record keeps the name as sent
-    line = result.summary()
+    line = printable(result.summary())  # as vvw match shows it
     assert _clean(line) and SHOWN in line
     assert all(_clean(record.getMessage()) for record in caplog.records)
     (transcript,) = tmp_path.glob("*.jsonl")
@@ -65,7 +66,7 @@ def test_a_winners_forged_name_and_a_many_line_detail_make_one_summary_line():
         PlayerRecord(Kind.VAMPIRES, "a", 0),
         PlayerRecord(Kind.WEREWOLVES, FORGER.decode(), 9),
     )
-    assert result.summary() == (
+    assert printable(result.summary()) == (
         f"werewolves ({SHOWN}) win by crash after 4 plies:"
         " vampires-bot exited with code 3: Traceback\\nboom"
     )

@@ -19,12 +19,14 @@ from server.serving import serve
 from server.settings import Settings as ServerSettings
 from tests.helpers.boards import board
 from tests.helpers.maps import load
-from vvw.analysis.analysis import Swing, TurnAnalysis, analyse_game
 from vvw.analysis.chances import CURVE, Curve, certainty_equivalent
+from vvw.analysis.files import analysis_json
 from vvw.analysis.game import PlayedTurn, game_from_records, game_from_turns
+from vvw.analysis.game_analysis import analyse_game
 from vvw.analysis.judging import Label, Thresholds, accuracy, ply_accuracy
-from vvw.analysis.ledger import search_turn
+from vvw.analysis.ledger import TurnAnalysis, search_turn
 from vvw.analysis.search import PositionSearch, Settings
+from vvw.analysis.sides import Swing
 from vvw.cli import main
 from vvw.transcripts import read_transcript
 from vvw.watching import recording
@@ -142,8 +144,8 @@ def test_a_ply_the_candidate_generator_never_makes_is_judged():
 
 def test_the_same_transcript_at_a_fixed_depth_gives_the_same_analysis_in_one_process_or_two():
     game = game_from_records(read_transcript(SHORT_GAME))
-    once = analyse_game(game, Settings(depth=3), jobs=1).to_json()
-    twice = analyse_game(game, Settings(depth=3), jobs=2).to_json()
+    once = analysis_json(analyse_game(game, Settings(depth=3), jobs=1))
+    twice = analysis_json(analyse_game(game, Settings(depth=3), jobs=2))
     assert once == twice
     assert len(once["plies"]) == 20
     assert once["vampires"][-1] == 100.0  # the vampires won: the curve ends at their score
@@ -155,7 +157,7 @@ def test_the_analysis_file_keeps_each_side_s_figures_as_computed_for_the_page_to
     # page beside the terminal's 97.
     game = game_from_records(read_transcript(SHORT_GAME))
     analysis = analyse_game(game, Settings(depth=2), jobs=1)
-    written = analysis.to_json()["sides"]
+    written = analysis_json(analysis)["sides"]
     for side in (VAMPIRES, WEREWOLVES):
         summary = analysis.summary(side)
         figures = written[side.wire_name]

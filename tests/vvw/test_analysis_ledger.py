@@ -21,8 +21,9 @@ from engine import (
 )
 from engine.mapgen import generate_map
 from tests.helpers.boards import board
-from vvw.analysis.analysis import GameAnalysis, analyse_game
+from vvw.analysis.files import analysis_json
 from vvw.analysis.game import PlayedGame, game_from_turns
+from vvw.analysis.game_analysis import GameAnalysis, analyse_game
 from vvw.analysis.judging import Thresholds, chance_text
 from vvw.analysis.search import PositionSearch, Settings
 
@@ -175,7 +176,7 @@ def test_a_side_that_walks_away_from_a_house_the_other_takes_is_told_its_turning
 
 
 def json_text(analysis: GameAnalysis) -> str:
-    return " ".join(p["text"] for p in analysis.to_json()["turning_points"])
+    return " ".join(p["text"] for p in analysis_json(analysis)["turning_points"])
 
 
 def test_an_endgame_is_worth_the_same_at_a_leaf_as_at_the_root() -> None:

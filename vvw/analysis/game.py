@@ -2,20 +2,24 @@
 
 Read from a transcript's typed records through the one replay reader
 (:func:`game_from_records`, :mod:`protocol.replay`: what a server's, a proxy's or an
-agent's transcript tells) or from the turns an in-process game reports
-(:func:`game_from_turns`, the calibration benchmark's way).
+agent's transcript tells; :func:`game_from_file` reads the transcript first) or from the
+turns an in-process game reports (:func:`game_from_turns`, the calibration benchmark's way).
 """
 
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
 import attrs
 
 from engine import GameState, Kind, Ply, Rules, Turn, find_violation
 from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.rules import DEFAULT_RULES
+from protocol.reading import TranscriptError
 from protocol.records import Ply as PlyRecord
 from protocol.records import Record
 from protocol.replay import ReplayedTurn, replay
+from vvw.errors import UsageError
+from vvw.transcripts import read_transcript
 
 
 @attrs.frozen
@@ -82,6 +86,22 @@ def game_from_records(records: Iterable[Record]) -> PlayedGame:
         result is not None,
         "" if result is None else result.sentence,
     )
+
+
+def game_from_file(source: Path) -> PlayedGame:
+    """The game of the transcript file ``source``, with a ply to analyse: a one-line
+    :class:`~vvw.errors.UsageError` or :class:`~protocol.reading.TranscriptError` if not."""
+    try:
+        records = read_transcript(source)
+    except OSError as error:
+        raise UsageError(f"cannot read {source}: {error.strerror or error}") from None
+    try:
+        game = game_from_records(records)
+    except ValueError as error:
+        raise TranscriptError(f"{source}: {error}") from None
+    if not game.turns:
+        raise TranscriptError(f"{source}: no ply to analyse")
+    return game
 
 
 def _played(turn: ReplayedTurn) -> PlayedTurn:

@@ -15,14 +15,11 @@ from engine import Kind
 from engine.drawing import draw_board, window_around
 from engine.kinds import VAMPIRES, WEREWOLVES
 from protocol.watch import moves_text
-from vvw.analysis.analysis import (
-    GameAnalysis,
-    SideSummary,
-    TurnAnalysis,
-    battle_words,
-    chances_text,
-)
+from vvw.analysis.game_analysis import GameAnalysis
 from vvw.analysis.judging import Label
+from vvw.analysis.ledger import TurnAnalysis
+from vvw.analysis.sides import SideSummary
+from vvw.analysis.words import battle_words, chances_text
 
 BARS = "▁▂▃▄▅▆▇█"
 BOARD_WINDOW = 11

@@ -17,8 +17,8 @@ from pathlib import Path
 from agents.client import Summary, play
 from agents.registry import make_agent
 from engine import GameState, Kind
-from engine.result import printable
 from protocol.codec import ProtocolError
+from protocol.printable import printable
 from protocol.session import SessionError
 from vvw import signals
 from vvw.bots import add_agent_arguments, bot_options

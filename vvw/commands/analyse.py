@@ -7,24 +7,18 @@ transcript (``GAME.analysis.json``), which ``vvw replay`` shows on the replay pa
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-from protocol.reading import TranscriptError
-from vvw.analysis.analysis import GameAnalysis, analyse_game, default_jobs
-from vvw.analysis.files import SUFFIX, analysis_path, transcript_identity
-from vvw.analysis.game import game_from_records
+from vvw.analysis.files import SUFFIX, analysis_json, analysis_path, transcript_identity
+from vvw.analysis.game import game_from_file
 from vvw.analysis.judging import DEFAULT_THRESHOLDS, Thresholds
+from vvw.analysis.progress import analyse_showing_progress
 from vvw.analysis.report import print_report
 from vvw.analysis.search import DEFAULT_DEPTH, Settings
+from vvw.analysis.workers import default_jobs
 from vvw.documents import guide
-from vvw.errors import UsageError
 from vvw.paths import write_file
 from vvw.progress import plain_console
-from vvw.transcripts import read_transcript
 
 
 def _positive(kind: type, text: str) -> float:
@@ -44,52 +38,12 @@ def _thresholds(text: str) -> Thresholds:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def analyse_file(source: Path, args: argparse.Namespace) -> GameAnalysis:
-    try:
-        records = read_transcript(source)
-    except OSError as error:
-        raise UsageError(f"cannot read {source}: {error.strerror or error}") from None
-    try:
-        game = game_from_records(records)
-    except ValueError as error:
-        raise TranscriptError(f"{source}: {error}") from None
-    if not game.turns:
-        raise TranscriptError(f"{source}: no ply to analyse")
-    settings = Settings(depth=args.depth, seconds=args.time)
-    errors = Console(stderr=True)
-    columns = (
-        TextColumn("analysing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("plies"),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=errors, transient=True) as progress:
-        task = progress.add_task("plies", total=len(game.turns))
-        done = 0
-
-        def advance(_: object) -> None:
-            nonlocal done
-            done += 1
-            progress.update(task, completed=done)
-
-        try:
-            return analyse_game(
-                game, settings, thresholds=args.thresholds, jobs=args.jobs, progress=advance
-            )
-        except KeyboardInterrupt:
-            progress.stop()
-            print(
-                f"stopped after {done} of {len(game.turns)} plies: no analysis written",
-                file=sys.stderr,
-            )
-            raise
-
-
 def run(args: argparse.Namespace) -> int:
     source = Path(args.file)
-    analysis = analyse_file(source, args)
-    data = analysis.to_json(transcript_identity(source))
+    game = game_from_file(source)
+    settings = Settings(depth=args.depth, seconds=args.time)
+    analysis = analyse_showing_progress(game, settings, args.thresholds, args.jobs)
+    data = analysis_json(analysis, transcript_identity(source))
     target = Path(args.output) if args.output else analysis_path(source)
     if not args.no_file:
         write_file(target, (json.dumps(data, ensure_ascii=False) + "\n").encode())

@@ -19,7 +19,7 @@ import attrs
 import trio
 
 from agents.registry import BOTS
-from engine.result import printable
+from protocol.printable import printable
 from server.events import Dropped, EventSink, GameEnded, ServerEvent
 from vvw import signals
 from vvw.argtypes import address, positive_float, positive_int

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from engine import Kind
 from engine.drawing import draw_board
-from engine.result import printable
 from protocol.codec import ALL
+from protocol.printable import printable
 from protocol.records import (
     Command,
     Direction,
@@ -26,6 +26,7 @@ from protocol.records import (
     Skip,
 )
 from protocol.replay import Replayer
+from vvw.command_parser import add_actions
 from vvw.errors import UsageError
 from vvw.transcripts import follow_transcript, iter_transcript
 from vvw.wording import plies
@@ -176,8 +177,7 @@ def show(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("log", help="read game transcripts")
-    commands = parser.add_subparsers(dest="log_command", metavar="ACTION", required=True)
+    commands = add_actions(subparsers, "log", help="read game transcripts")
     show_parser = commands.add_parser(
         "show",
         help="render a transcript readably",

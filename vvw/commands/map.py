@@ -7,6 +7,7 @@ from pathlib import Path
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap, MapFileError, dump_map, load_map
 from engine.mapgen import generate_map
+from vvw.command_parser import add_actions
 from vvw.errors import UsageError
 from vvw.mapchoice import resolve_maps
 from vvw.paths import write_file
@@ -77,12 +78,12 @@ def generate(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    parser = subparsers.add_parser(
+    commands = add_actions(
+        subparsers,
         "map",
         help="check, draw or generate map files",
         description="Check, draw or generate the course's XML map files.",
     )
-    commands = parser.add_subparsers(dest="map_command", metavar="ACTION", required=True)
 
     checker = commands.add_parser(
         "check",

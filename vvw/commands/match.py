@@ -20,7 +20,7 @@ from pathlib import Path
 import attrs
 
 from engine import Kind, Termination
-from engine.result import printable
+from protocol.printable import printable
 from server.events import fan_out
 from vvw import signals
 from vvw.botsfile import add_bots_argument, bots_named
@@ -104,7 +104,7 @@ def describe(played: Played) -> str:
         if played.fallbacks.get(p.species)
     )
     return (
-        f"{result.summary()} | {counts}"
+        f"{printable(result.summary())} | {counts}"
         + (f" | {think}" if think else "")
         + (f" | skipped turns: {skipped}" if skipped else "")
         + (f" | fallback plies (not the bot's own): {fallbacks}" if fallbacks else "")

@@ -181,6 +181,28 @@ class Proxy:
         except Exception:
             log.exception("relaying a connection failed")
 
+    def _transcripts(
+        self, number: int, watch: ConnectionWatch, bot_peer: str
+    ) -> WatchTranscripts | None:
+        """The transcripts of connection ``number``'s games (none without a folder), each
+        game also shown on the live view, if there is one."""
+        if self.transcript_dir is None:
+            return None
+        hub = self.hub
+        host, port = self.upstream
+
+        def on_game(_name: str, _species: Kind) -> Callable[[Record], None]:
+            assert hub is not None
+            return hub.record_sink(f"{number}.{watch.games}", f"bot {number}, game {watch.games}")
+
+        return WatchTranscripts(
+            self.transcript_dir,
+            Source.PROXY,
+            peer=f"{host}:{port}",
+            player_peer=bot_peer,
+            on_game=None if hub is None else on_game,
+        )
+
     async def _relay(self, bot: trio.SocketStream, number: int) -> None:
         host, port = self.upstream
         bot_peer = _peer(bot)
@@ -192,24 +214,8 @@ class Proxy:
             await bot.aclose()
             return
         self.trace.say(label, f"bot {bot_peer} connected; relayed to {host}:{port}")
-        hub = self.hub
         watch = ConnectionWatch()
-        transcripts: WatchTranscripts | None = None
-        if self.transcript_dir is not None:
-
-            def on_game(_name: str, _species: Kind) -> Callable[[Record], None]:
-                assert hub is not None
-                return hub.record_sink(
-                    f"{number}.{watch.games}", f"bot {number}, game {watch.games}"
-                )
-
-            transcripts = WatchTranscripts(
-                self.transcript_dir,
-                Source.PROXY,
-                peer=f"{host}:{port}",
-                player_peer=bot_peer,
-                on_game=None if hub is None else on_game,
-            )
+        transcripts = self._transcripts(number, watch, bot_peer)
 
         def show(events: list[Event]) -> None:
             nonlocal label

@@ -17,6 +17,7 @@ from engine.rules import Variant
 from engine.state import MAX_COUNT
 from engine.testing.oracles import Encounter, encounter_distribution, expected_survivors
 from vvw.argtypes import positive_int
+from vvw.command_parser import add_actions
 from vvw.documents import guide
 from vvw.errors import UsageError
 from vvw.paths import write_file
@@ -128,12 +129,12 @@ def _most_creatures(text: str) -> int:
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    parser = subparsers.add_parser(
+    commands = add_actions(
+        subparsers,
         "rules",
         help="exact battle distributions and test vectors of the rules",
         description="The engine's exact answers, to check a reimplementation of the rules.",
     )
-    commands = parser.add_subparsers(dest="rules_command", metavar="ACTION", required=True)
 
     battler = commands.add_parser(
         "battle",

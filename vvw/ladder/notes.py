@@ -17,7 +17,7 @@ from enum import Enum
 import attrs
 
 from engine import Kind, Termination
-from engine.result import printable
+from protocol.printable import printable
 from vvw.ladder.store import GameStatus, StoredGame
 from vvw.wording import plies
 

@@ -19,8 +19,8 @@ from rich.text import Text
 from engine import Kind
 from protocol.records import Ply, Record, Skip
 from server.events import EventSink, GameBegun, ServerEvent, TranscriptLine
-from vvw.results import GameLine
-from vvw.standings import Standings
+from vvw.records.results import GameLine
+from vvw.records.standings import Standings
 from vvw.wording import plies
 
 SHOWN = 12

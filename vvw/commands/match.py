@@ -38,10 +38,10 @@ from vvw.paths import PathError, make_folder
 from vvw.playing import Played, play_one
 from vvw.ports import Listening, check_free
 from vvw.progress import GameProgress
+from vvw.records.scores import Scores
+from vvw.records.stats import Thinks, wdl_estimate
 from vvw.runs import new_run_dir, remove_if_empty
-from vvw.scores import Scores
 from vvw.seeds import derive, fresh_seed
-from vvw.stats import Thinks, wdl_estimate
 from vvw.view.live import LiveHub, showing
 from vvw.wording import plural
 

@@ -17,7 +17,7 @@ from engine import Kind
 from vvw.ladder.ratings import Rating
 from vvw.ladder.store import GameStatus, StoredGame
 from vvw.ladder.tables import Standing, Tally, TeamReport
-from vvw.stats import format_elo
+from vvw.records.stats import format_elo
 
 STYLE = """
 :root { --vampires: #c62828; --werewolves: #1565c0; --ink: #222; }

@@ -1,7 +1,7 @@
 """Elo ratings from all the rated games at once, as the engine rating lists compute them.
 
 The model is the logistic one of Elo, Ordo and BayesElo: a player ``D`` points stronger
-expects the score ``1 / (1 + 10^(-D/400))`` (:func:`vvw.stats.score_of_elo`); a draw counts
+expects the score ``1 / (1 + 10^(-D/400))`` (:func:`vvw.records.stats.score_of_elo`); a draw counts
 as half a win and half a loss, as in Ordo and in ``vvw tournament``'s tables. The ratings
 are the ones that make the games played most likely, all at once (not updated game by game,
 so the order of the games does not matter), with a prior as in Rémi Coulom's Whole-History
@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from vvw.stats import Z95
+from vvw.records.stats import Z95
 
 PRIOR_DRAWS = 2.0
 """Virtual draws each player has against a virtual player rated as the anchor."""

@@ -1,7 +1,7 @@
 """Games counted per bot name, whatever side it played; an aborted game apart (issue 45)."""
 
 from engine import GameResult, Kind, PlayerRecord, Termination
-from vvw.scores import Scores
+from vvw.records.scores import Scores
 
 
 def game(vampires: str, werewolves: str, winner: Kind | None, how: Termination) -> GameResult:

@@ -8,7 +8,7 @@
   model (Michel Van den Bergh's, fastchess's default), stopping once a bound is crossed.
 
 The one implementation in the project: ``vvw tournament`` and ``benchmarks/strength.py``
-use it. Known values of fastchess's tests are checked in ``tests/vvw/test_stats.py``.
+use it. Known values of fastchess's tests are checked in ``tests/vvw/records/test_stats.py``.
 """
 
 import math

@@ -9,8 +9,8 @@ from typing import Any
 
 import attrs
 
-from vvw.results import GameLine, Header
-from vvw.stats import PAIR_SCORES, EloEstimate, Sprt, Thinks, wdl_estimate
+from vvw.records.results import GameLine, Header
+from vvw.records.stats import PAIR_SCORES, EloEstimate, Sprt, Thinks, wdl_estimate
 
 
 @attrs.frozen

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vvw.stats import (
+from vvw.records.stats import (
     PAIR_SCORES,
     Sprt,
     Thinks,

@@ -131,11 +131,11 @@ def _standings_table(table: Standings) -> Table:
     for row in table.participants[:SHOWN]:
         shown.add_row(
             Text(row.name),
-            str(row.games),
-            f"{row.wins}-{row.draws}-{row.losses}",
-            f"{row.estimate.score:.1%}" if row.games else "-",
+            str(row.tally.games),
+            row.tally.wdl,
+            f"{row.estimate.score:.1%}" if row.tally.games else "-",
             row.estimate.format(),
-            f"{row.estimate.los:.1%}" if row.games else "-",
+            f"{row.estimate.los:.1%}" if row.tally.games else "-",
         )
     if table.sprt is not None and table.llr is not None:
         shown.caption = (

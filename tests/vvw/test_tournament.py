@@ -460,4 +460,4 @@ def test_combined_runs_keep_their_games_apart_though_their_keys_repeat(tmp_path)
         "2/r1:m0:a:b:2",
     ]
     (pair,) = standings(header, games).pairs
-    assert (pair.wins, pair.losses, pair.pairs) == (2, 2, (0, 0, 2, 0, 0))
+    assert (pair.tally.wins, pair.tally.losses, pair.pairs) == (2, 2, (0, 0, 2, 0, 0))

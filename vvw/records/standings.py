@@ -152,34 +152,24 @@ PARTICIPANT_COLUMNS = (
 PAIR_COLUMNS = ("pair", "games", "W-D-L", "score", "Elo ± 95 %", "LOS", "pairs LL/LD/½/WD/WW")
 """The columns of the pairs' table."""
 _Layout = tuple[tuple[int, str, int | None], ...]
-_PARTICIPANT_LAYOUT: _Layout = (
-    (0, ">", 2),
-    (2, "<", 24),
-    (1, ">", 5),
-    (1, ">", 4),
-    (1, ">", 4),
-    (1, ">", 4),
-    (1, ">", 6),
-    (2, ">", 16),
-    (1, ">", 6),
-    (1, ">", 8),
-    (1, ">", 5),
-    (1, ">", 8),
-    (1, ">", 6),
-    (1, ">", 6),
-    (1, ">", 6),
+
+
+def _layout(gaps: tuple[int, ...], aligns: str, widths: tuple[int | None, ...]) -> _Layout:
+    """In the terminal, each column's gap before it, its alignment (``<`` or ``>``) and its
+    width (a text aligned left is cut to it; ``None``: as wide as it is)."""
+    return tuple(zip(gaps, aligns, widths, strict=True))
+
+
+_PARTICIPANT_LAYOUT = _layout(
+    gaps=(0, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1),
+    aligns="><>>>>>>>>>>>>>",
+    widths=(2, 24, 5, 4, 4, 4, 6, 16, 6, 8, 5, 8, 6, 6, 6),
 )
-_PAIR_LAYOUT: _Layout = (
-    (0, "<", 40),
-    (1, ">", 5),
-    (1, ">", 11),
-    (1, ">", 6),
-    (2, ">", 16),
-    (1, ">", 6),
-    (2, "<", None),
+_PAIR_LAYOUT = _layout(
+    gaps=(0, 1, 1, 1, 2, 1, 2),
+    aligns="<>>>>><",
+    widths=(40, 5, 11, 6, 16, 6, None),
 )
-"""In the terminal, each column's gap before it, its alignment and its width (a text
-aligned left is cut to it)."""
 
 
 def plan_text(table: Standings) -> str:

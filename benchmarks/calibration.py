@@ -64,12 +64,13 @@ from engine import GameState, Termination, Turn
 from engine.ending import totals
 from engine.kinds import VAMPIRES
 from protocol.printable import printable
-from vvw.analysis.chances import CURVE, Curve, sigmoid
+from vvw.analysis.chances import CURVE, Curve
 from vvw.analysis.features import NAMES
 from vvw.analysis.game import game_from_turns
 from vvw.analysis.game_analysis import analyse_game
 from vvw.analysis.search import DEFAULT_DEPTH, Settings
 from vvw.analysis.workers import default_jobs
+from vvw.records.stats import sigmoid
 
 BOTS: dict[str, dict[str, int]] = {
     "expectiminimax": {"depth": 3},

@@ -14,9 +14,9 @@ adds a pairing of ``BOT`` against each opponent of another style
 that fixed depth, so that its games do not depend on the machine's load. A win scores 1,
 a draw ½. A line per finished game, then the points per map and side, then the
 table with the score's 95 % interval, the Elo difference ± its 95 % interval and the LOS
-(:mod:`vvw.stats`, the statistics of ``vvw tournament``) and the exact command; Ctrl-C
+(:mod:`vvw.records.stats`, the statistics of ``vvw tournament``) and the exact command; Ctrl-C
 stops early and still prints the tables of the games played. ``--results FILE`` writes
-the games in the results format of ``vvw tournament`` (:mod:`vvw.results`), so
+the games in the results format of ``vvw tournament`` (:mod:`vvw.records.results`), so
 ``vvw tournament report FILE`` prints its tables per bot and per pair.
 """
 
@@ -43,8 +43,8 @@ from engine.mapfile import GameMap, load_map
 from engine.mapgen import generate_map
 from protocol.transcript import jsonable
 from vvw.mapchoice import resolve_maps
-from vvw.results import GameLine, Header, ResultsWriter, Side
-from vvw.stats import format_elo, score_of_elo, wdl_estimate
+from vvw.records.results import GameLine, Header, ResultsWriter, Side
+from vvw.records.stats import format_elo, score_of_elo, wdl_estimate
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 DEFAULT_PAIRS = (

@@ -26,7 +26,7 @@ from typing import Any
 from agents.client import play_blocking
 from engine import GameState, Kind, Ply, Termination
 from engine.movegen import random_ply
-from vvw.results import read_results
+from vvw.records.results import read_results
 
 
 class BusyAgent:

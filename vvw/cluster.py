@@ -36,7 +36,7 @@ import trio
 from server.settings import Settings
 from vvw.documents import guide
 from vvw.playing import play_scheduled
-from vvw.results import GameLine
+from vvw.records.results import GameLine
 from vvw.schedule import ScheduledGame
 
 log = logging.getLogger(__name__)

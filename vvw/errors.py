@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from engine.mapfile import MapFileError
 from protocol.reading import TranscriptError
-from vvw.results import ResultsFileError
+from vvw.records.results import ResultsFileError
 
 BROKEN_PIPE = 128 + signal.SIGPIPE
 """The exit status when the reader of our output went away (``vvw … | head``)."""

@@ -41,7 +41,7 @@ from server.referee import play_game
 from server.serving import Transcripts, serve
 from server.settings import Settings
 from vvw.participants import Participant
-from vvw.results import GameLine, Side
+from vvw.records.results import GameLine, Side
 from vvw.schedule import ScheduledGame
 
 SIDES = (Kind.VAMPIRES, Kind.WEREWOLVES)

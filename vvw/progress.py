@@ -19,8 +19,8 @@ from rich.text import Text
 from engine import Kind
 from protocol.records import Ply, Record, Skip
 from server.events import EventSink, GameBegun, ServerEvent, TranscriptLine
-from vvw.results import GameLine
-from vvw.standings import Standings
+from vvw.records.results import GameLine
+from vvw.records.standings import Standings
 from vvw.wording import plies
 
 SHOWN = 12
@@ -131,11 +131,11 @@ def _standings_table(table: Standings) -> Table:
     for row in table.participants[:SHOWN]:
         shown.add_row(
             Text(row.name),
-            str(row.games),
-            f"{row.wins}-{row.draws}-{row.losses}",
-            f"{row.estimate.score:.1%}" if row.games else "-",
+            str(row.tally.games),
+            row.tally.wdl,
+            f"{row.estimate.score:.1%}" if row.tally.games else "-",
             row.estimate.format(),
-            f"{row.estimate.los:.1%}" if row.games else "-",
+            f"{row.estimate.los:.1%}" if row.tally.games else "-",
         )
     if table.sprt is not None and table.llr is not None:
         shown.caption = (

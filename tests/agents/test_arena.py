@@ -12,8 +12,8 @@ from engine import GameResult, GameState, Kind, Limits, Move, OnTimeout, Ply, Ru
 from engine.ending import totals, winner_by_count
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap, load_map
-from vvw.results import read_results
-from vvw.stats import wdl_estimate
+from vvw.records.results import read_results
+from vvw.records.stats import wdl_estimate
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 

@@ -6,8 +6,8 @@ import random
 import pytest
 
 from benchmarks.learn import Positions, as_labels, fit_logistic, train
-from vvw.analysis.chances import sigmoid
 from vvw.analysis.features import NAMES
+from vvw.records.stats import sigmoid
 
 
 def _positions(n: int, seed: int = 1) -> Positions:

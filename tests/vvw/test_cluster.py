@@ -14,7 +14,7 @@ import pytest
 
 from engine import Termination
 from tests.helpers.processes import processes_mentioning
-from vvw.results import read_results
+from vvw.records.results import read_results
 
 pytest.importorskip("ray")
 

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from vvw.cli import main
-from vvw.results import read_results
-from vvw.standings import format_text, standings, to_json
+from vvw.records.results import read_results
+from vvw.records.standings import format_text, standings, to_json
 
 SLOW = Path(__file__).resolve().parent / "bots" / "slow_bot.py"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from vvw.errors import BROKEN_PIPE
-from vvw.results import read_results
+from vvw.records.results import read_results
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "tests" / "server" / "bots" / "bot.py"

@@ -15,7 +15,7 @@ from tests.helpers.processes import processes_mentioning
 from vvw.cli import main
 from vvw.mapchoice import resolve_maps
 from vvw.participants import parse_participants
-from vvw.results import read_results
+from vvw.records.results import read_results
 from vvw.schedule import schedule, scheduled_numbers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -271,8 +271,8 @@ def test_a_signal_mid_run_ends_every_bot_keeps_every_game_and_resume_plays_the_r
 
 def test_progress_lines_print_names_as_they_are(capsys):
     from vvw.progress import RunProgress
-    from vvw.results import GameLine, Header, Side
-    from vvw.standings import standings
+    from vvw.records.results import GameLine, Header, Side
+    from vvw.records.standings import standings
 
     game = GameLine(
         key="r1:m0:a:b:1",
@@ -301,8 +301,8 @@ def test_progress_lines_print_names_as_they_are(capsys):
 
 
 def test_the_standings_count_each_participants_late_turns_and_its_think_times():
-    from vvw.results import GameLine, Header, Side
-    from vvw.standings import format_text, standings, to_json
+    from vvw.records.results import GameLine, Header, Side
+    from vvw.records.standings import format_text, standings, to_json
 
     def game(n: int, a: Side, b: Side) -> GameLine:
         return GameLine(
@@ -399,7 +399,7 @@ def test_report_of_several_runs_counts_their_games_together(tmp_path, capsys):
 
 
 def _run(path: Path, seed: int, move_time: float = 2.0, command: str = "x") -> Path:
-    from vvw.results import GameLine, Header, ResultsWriter, Side
+    from vvw.records.results import GameLine, Header, ResultsWriter, Side
 
     header = Header(
         participants=[("a", command), ("b", "y")],
@@ -447,8 +447,8 @@ def test_report_refuses_runs_that_are_not_one_tournament(tmp_path, capsys, other
 
 
 def test_combined_runs_keep_their_games_apart_though_their_keys_repeat(tmp_path):
-    from vvw.results import combine_runs
-    from vvw.standings import standings
+    from vvw.records.results import combine_runs
+    from vvw.records.standings import standings
 
     paths = [_run(tmp_path / f"{seed}.jsonl", seed) for seed in (1, 2)]
     header, games = combine_runs([(path, *read_results(path)) for path in paths])
@@ -460,4 +460,4 @@ def test_combined_runs_keep_their_games_apart_though_their_keys_repeat(tmp_path)
         "2/r1:m0:a:b:2",
     ]
     (pair,) = standings(header, games).pairs
-    assert (pair.wins, pair.losses, pair.pairs) == (2, 2, (0, 0, 2, 0, 0))
+    assert (pair.tally.wins, pair.tally.losses, pair.pairs) == (2, 2, (0, 0, 2, 0, 0))

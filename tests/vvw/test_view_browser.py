@@ -27,7 +27,7 @@ from tests.vvw.test_view import (
 )
 from vvw.cli import main
 from vvw.ports import Listening
-from vvw.results import read_results
+from vvw.records.results import read_results
 from vvw.transcripts import read_transcript
 from vvw.view.live import LiveHub, live_view
 from vvw.view.model import view_events

@@ -25,6 +25,7 @@ import math
 import attrs
 
 from agents.evaluation import LOSS, WIN
+from vvw.records.stats import sigmoid
 
 RISK = 0.0
 """The analysis searches risk-neutral (the bot's cautious utility off, see
@@ -65,14 +66,6 @@ def decided(value: float) -> float | None:
     if value <= -DECIDED:
         return 0.0
     return None
-
-
-def sigmoid(z: float) -> float:
-    """``1 / (1 + e^−z)``."""
-    if z >= 0:
-        return 1.0 / (1.0 + math.exp(-z))
-    e = math.exp(z)
-    return e / (1.0 + e)
 
 
 def logit(chance: float) -> float:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import attrs
 
-from engine import Kind, Termination
+from engine import Termination
 from protocol.printable import printable
 from server.events import fan_out
 from vvw import signals
@@ -38,10 +38,11 @@ from vvw.paths import PathError, make_folder
 from vvw.playing import Played, play_one
 from vvw.ports import Listening, check_free
 from vvw.progress import GameProgress
+from vvw.records.game import finished_game, match_entry
+from vvw.records.scores import Scores
+from vvw.records.stats import Thinks, wdl_estimate
 from vvw.runs import new_run_dir, remove_if_empty
-from vvw.scores import Scores
 from vvw.seeds import derive, fresh_seed
-from vvw.stats import Thinks, wdl_estimate
 from vvw.view.live import LiveHub, showing
 from vvw.wording import plural
 
@@ -64,22 +65,12 @@ def writable_file(path: Path, force: bool) -> str | None:
 def write_json(path: Path, played: list[Played]) -> None:
     """All results so far, replacing the file in one step (never half written)."""
     payload = [
-        attrs.asdict(p.result, value_serializer=_plain)
-        | {"outputs": [str(f) for files in p.outputs.values() for f in files]}
-        | {"fallbacks": {k.name.lower(): n for k, n in p.fallbacks.items()}}
-        for p in played
+        match_entry(finished_game(p.result, str(number), p.outputs, p.fallbacks, p.transcript))
+        for number, p in enumerate(played, 1)
     ]
     partial = path.with_name(path.name + ".partial")
     partial.write_text(json.dumps(payload, indent=1))
     partial.replace(path)
-
-
-def _plain(_instance: object, _field: object, value: object) -> object:
-    if isinstance(value, Kind):
-        return value.name.lower()
-    if isinstance(value, Termination):
-        return value.value
-    return value
 
 
 def describe(played: Played) -> str:

@@ -30,7 +30,7 @@ from vvw.participants import Participant, parse_participants
 from vvw.paths import make_folder
 from vvw.playing import Played, results_line
 from vvw.ports import Listening, check_free
-from vvw.results import Header, ResultsWriter
+from vvw.records.results import Header, ResultsWriter
 from vvw.runs import new_run_dir
 from vvw.schedule import ScheduledGame
 from vvw.seeds import derive, fresh_seed

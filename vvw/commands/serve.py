@@ -21,7 +21,7 @@ from vvw.game_arguments import (
 )
 from vvw.mapchoice import resolve_maps
 from vvw.ports import Listening, check_free, start_listening
-from vvw.scores import Scores
+from vvw.records.scores import Scores
 from vvw.view.live import LiveHub, showing
 
 

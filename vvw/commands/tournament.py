@@ -1,7 +1,7 @@
 """``vvw tournament``: many bots, many maps, games in pairs, Elo, SPRT, nothing lost.
 
 What it plays is :data:`DESCRIPTION` (its ``--help``); the results file is
-:mod:`vvw.results`. ``vvw tournament report FILE… [--csv | --json]`` prints every table
+:mod:`vvw.records.results`. ``vvw tournament report FILE… [--csv | --json]`` prints every table
 again from the file (from several files: their games counted together).
 """
 
@@ -39,18 +39,18 @@ from vvw.paths import make_folder
 from vvw.playing import play_scheduled
 from vvw.ports import Listening, check_free
 from vvw.progress import RunProgress
-from vvw.results import (
+from vvw.records.results import (
     GameLine,
     Header,
     ResultsWriter,
     combine_runs,
     read_results,
 )
+from vvw.records.standings import Standings, format_text, standings, to_csv, to_json
+from vvw.records.stats import Sprt, parse_sprt
 from vvw.runs import new_run_dir, remove_if_empty
 from vvw.schedule import FORMATS, ScheduledGame, schedule, scheduled_numbers
 from vvw.seeds import fresh_seed
-from vvw.standings import Standings, format_text, standings, to_csv, to_json
-from vvw.stats import Sprt, parse_sprt
 from vvw.view.dashboard import FinishedGame, dashboard_body, write_report
 from vvw.view.live import LiveHub, showing
 from vvw.wording import plural

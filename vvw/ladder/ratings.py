@@ -1,7 +1,7 @@
 """Elo ratings from all the rated games at once, as the engine rating lists compute them.
 
 The model is the logistic one of Elo, Ordo and BayesElo: a player ``D`` points stronger
-expects the score ``1 / (1 + 10^(-D/400))`` (:func:`vvw.stats.score_of_elo`); a draw counts
+expects the score ``1 / (1 + 10^(-D/400))`` (:func:`vvw.records.stats.score_of_elo`); a draw counts
 as half a win and half a loss, as in Ordo and in ``vvw tournament``'s tables. The ratings
 are the ones that make the games played most likely, all at once (not updated game by game,
 so the order of the games does not matter), with a prior as in Rémi Coulom's Whole-History
@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from vvw.stats import Z95
+from vvw.records.stats import Z95, sigmoid
 
 PRIOR_DRAWS = 2.0
 """Virtual draws each player has against a virtual player rated as the anchor."""
@@ -61,13 +61,6 @@ class Rating:
     @property
     def high(self) -> float:
         return self.elo + self.error
-
-
-def _sigmoid(x: float) -> float:
-    if x >= 0:
-        return 1.0 / (1.0 + math.exp(-x))
-    e = math.exp(x)
-    return e / (1.0 + e)
 
 
 def _log_sigmoid(x: float) -> float:
@@ -119,13 +112,13 @@ class _Problem:
 
     def slope_and_curvature(self, x: list[float]) -> tuple[list[float], list[list[float]]]:
         """The gradient and the negative Hessian (positive definite) at ``x``."""
-        gradient = [PRIOR_DRAWS * (0.5 - _sigmoid(v)) for v in x]
+        gradient = [PRIOR_DRAWS * (0.5 - sigmoid(v)) for v in x]
         curvature = [[0.0] * self.size for _ in range(self.size)]
         for k, v in enumerate(x):
-            p = _sigmoid(v)
+            p = sigmoid(v)
             curvature[k][k] += PRIOR_DRAWS * p * (1.0 - p)
         for (a, b), (games, score) in self.pairs:
-            p = _sigmoid(self._at(x, a) - self._at(x, b))
+            p = sigmoid(self._at(x, a) - self._at(x, b))
             surprise, weight = score - games * p, games * p * (1.0 - p)
             i, j = self.index.get(a), self.index.get(b)
             if i is not None:

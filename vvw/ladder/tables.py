@@ -11,34 +11,16 @@ all games (:func:`ratings_of`) take the longest to compute: a caller that shows 
 computes them once per new game and passes them in.
 """
 
-from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 
 import attrs
 
 from vvw.ladder.ratings import Outcome, Rating, fit_ratings
 from vvw.ladder.store import Player, Snapshot, StoredGame
+from vvw.records.tally import Tally
 
 RECENT_GAMES = 20
 """Games a team's page lists under "latest games"."""
-
-
-@attrs.frozen
-class Tally:
-    """Wins, draws and losses of one player's rated games (from its side)."""
-
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        """Points per game (0 without games)."""
-        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
 
 
 @attrs.frozen
@@ -105,20 +87,19 @@ def ratings_of(snapshot: Snapshot, games: Iterable[StoredGame] | None = None) ->
 
 
 def _tallies(games: Iterable[StoredGame]) -> dict[str, Tally]:
-    """Every player's :class:`Tally`, by name, in one pass over ``games``."""
-    counts: Counter[tuple[str, float]] = Counter()
+    """Every player's :class:`~vvw.records.tally.Tally` of its rated games, by name, in one
+    pass over ``games``."""
+    scores: dict[str, list[float]] = {}
     for game in games:
         if game.rated:
             for name in game.names:
-                counts[name, game.score_of(name)] += 1
-    names = {name for name, _ in counts}
-    return {name: Tally(counts[name, 1.0], counts[name, 0.5], counts[name, 0.0]) for name in names}
+                scores.setdefault(name, []).append(game.score_of(name))
+    return {name: Tally.of(counted) for name, counted in scores.items()}
 
 
 def _tally(name: str, games: Iterable[StoredGame]) -> Tally:
-    """``name``'s :class:`Tally` in ``games``."""
-    counts = Counter(game.score_of(name) for game in games if game.rated and name in game.names)
-    return Tally(counts[1.0], counts[0.5], counts[0.0])
+    """``name``'s :class:`~vvw.records.tally.Tally` of its rated games in ``games``."""
+    return Tally.of(game.score_of(name) for game in games if game.rated and name in game.names)
 
 
 def map_ratings_of(snapshot: Snapshot) -> dict[str, dict[str, Rating]]:

@@ -1,6 +1,6 @@
 """A tournament's dashboard: its standings, its games in progress, its finished games.
 
-The standings are the terminal's tables (:mod:`vvw.standings`: the same rows, Elo ± 95 %,
+The standings are the terminal's tables (:mod:`vvw.records.standings`: the same rows, Elo ± 95 %,
 LOS, abnormal, late, fallback); each finished game links to its replay. :func:`dashboard_body` makes
 that part from the results alone, as an HTML fragment; :func:`dashboard_page` wraps it in
 the page. ``vvw tournament --view`` serves the page and pushes a new body after each game
@@ -21,8 +21,8 @@ import attrs
 
 from protocol.reading import TranscriptError
 from vvw.paths import make_folder, write_file
-from vvw.results import GameLine
-from vvw.standings import (
+from vvw.records.results import GameLine
+from vvw.records.standings import (
     PAIR_COLUMNS,
     PARTICIPANT_COLUMNS,
     Standings,

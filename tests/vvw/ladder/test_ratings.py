@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from vvw.ladder import ratings as ratings_module
 from vvw.ladder.ratings import Outcome, fit_ratings
-from vvw.stats import wdl_estimate
+from vvw.records.stats import wdl_estimate
 
 ANCHOR = "anchor"
 PLAYERS = ["anchor", "a", "b", "c", "d"]

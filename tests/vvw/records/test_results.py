@@ -8,7 +8,7 @@ import pytest
 
 from engine import Kind, Termination
 from vvw.cli import main
-from vvw.results import (
+from vvw.records.results import (
     VERSION,
     GameLine,
     Header,

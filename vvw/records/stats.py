@@ -8,7 +8,7 @@
   model (Michel Van den Bergh's, fastchess's default), stopping once a bound is crossed.
 
 The one implementation in the project: ``vvw tournament`` and ``benchmarks/strength.py``
-use it. Known values of fastchess's tests are checked in ``tests/vvw/test_stats.py``.
+use it. Known values of fastchess's tests are checked in ``tests/vvw/records/test_stats.py``.
 """
 
 import math
@@ -31,6 +31,15 @@ def elo_of_score(score: float) -> float:
     if score >= 1.0:
         return math.inf
     return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: never -0.0
+
+
+def sigmoid(z: float) -> float:
+    """The logistic function ``1 / (1 + e^−z)``, without overflow at either end (the one
+    of the project: the ladder's ratings and the analysis's chances use it)."""
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
 
 
 def score_of_elo(elo: float) -> float:

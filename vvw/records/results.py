@@ -230,6 +230,35 @@ def combine_runs(runs: list[tuple[Path, Header, list[GameLine]]]) -> tuple[Heade
     if len(runs) == 1:
         ((_, header, games),) = runs
         return header, games
+    commands = _commands_of(runs)
+    first = runs[0][1]
+    headers = [header for _, header, _ in runs]
+    formats = sorted({header.format for header in headers})
+    sprts = [header.sprt for header in headers]
+    combined = Header(
+        participants=[(name, command) for name, (_, command) in commands.items()],
+        format=formats[0] if len(formats) == 1 else "+".join(formats),
+        maps=list(dict.fromkeys(m for header in headers for m in header.maps)),
+        rounds=sum(header.rounds for header in headers),
+        seed=first.seed,
+        games=sum(header.games for header in headers),
+        settings=first.settings,
+        sprt=sprts[0] if all(sprt == sprts[0] for sprt in sprts) else None,
+        command=" ; ".join(header.command for header in headers),
+    )
+    games = [
+        attrs.evolve(game, key=f"{number}/{game.key}", pair=f"{number}/{game.pair}")
+        for number, (_, _, run_games) in enumerate(runs, 1)
+        for game in run_games
+    ]
+    return combined, games
+
+
+def _commands_of(
+    runs: list[tuple[Path, Header, list[GameLine]]],
+) -> dict[str, tuple[Path, str]]:
+    """Each participant's command (and the first run naming it), once every run is known
+    to count with the others: :class:`ResultsFileError` if not (see :func:`combine_runs`)."""
     commands: dict[str, tuple[Path, str]] = {}
     plans: dict[str, Path] = {}
     first_path, first, _ = runs[0]
@@ -256,26 +285,7 @@ def combine_runs(runs: list[tuple[Path, Header, list[GameLine]]]) -> tuple[Heade
                 " games, not more of them; give each run a --seed of its own"
             )
         plans[plan] = path
-    headers = [header for _, header, _ in runs]
-    formats = sorted({header.format for header in headers})
-    sprts = [header.sprt for header in headers]
-    combined = Header(
-        participants=[(name, command) for name, (_, command) in commands.items()],
-        format=formats[0] if len(formats) == 1 else "+".join(formats),
-        maps=list(dict.fromkeys(m for header in headers for m in header.maps)),
-        rounds=sum(header.rounds for header in headers),
-        seed=first.seed,
-        games=sum(header.games for header in headers),
-        settings=first.settings,
-        sprt=sprts[0] if all(sprt == sprts[0] for sprt in sprts) else None,
-        command=" ; ".join(header.command for header in headers),
-    )
-    games = [
-        attrs.evolve(game, key=f"{number}/{game.key}", pair=f"{number}/{game.pair}")
-        for number, (_, _, run_games) in enumerate(runs, 1)
-        for game in run_games
-    ]
-    return combined, games
+    return commands
 
 
 class ResultsWriter:

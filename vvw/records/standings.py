@@ -9,19 +9,19 @@ from typing import Any
 
 import attrs
 
-from vvw.results import GameLine, Header
-from vvw.stats import PAIR_SCORES, EloEstimate, Sprt, Thinks, wdl_estimate
+from vvw.records.results import GameLine, Header
+from vvw.records.stats import PAIR_SCORES, EloEstimate, Sprt, Thinks
+from vvw.records.tally import Tally
 
 
 @attrs.frozen
-class Tally:
-    """Games of one participant (or of the first of a pair), from its view."""
+class Row:
+    """A row of the tables: the games of one participant (or of the first of a pair), from
+    its view."""
 
     name: str
     opponent: str | None
-    wins: int
-    draws: int
-    losses: int
+    tally: Tally
     estimate: EloEstimate
     abnormal: int = 0
     """Games it lost abnormally (crash, illegal ply, time forfeit, protocol error…)."""
@@ -38,22 +38,14 @@ class Tally:
     """Its plies that were its client library's fallbacks (late, failed or illegal: a
     random ply sent for it), over all its games; bots on vvw's client library only."""
 
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def points(self) -> float:
-        return self.wins + self.draws / 2
-
 
 @attrs.frozen
 class Standings:
     header: Header
     played: int
-    participants: list[Tally]
+    participants: list[Row]
     """Best score first."""
-    pairs: list[Tally]
+    pairs: list[Row]
     abnormal: list[GameLine]
     sprt: Sprt | None
     llr: float | None
@@ -73,9 +65,9 @@ def unique(games: list[GameLine]) -> list[GameLine]:
     return kept
 
 
-def _tally(name: str, opponent: str | None, games: list[GameLine]) -> Tally:
+def _row(name: str, opponent: str | None, games: list[GameLine]) -> Row:
     scores = [game.score_of(name) for game in games]
-    wins, draws, losses = scores.count(1.0), scores.count(0.5), scores.count(0.0)
+    tally = Tally.of(scores)
     abnormal = sum(
         1 for game in games if game.abnormal and (loser := game.loser()) and loser.name == name
     )
@@ -91,13 +83,11 @@ def _tally(name: str, opponent: str | None, games: list[GameLine]) -> Tally:
     slowest = max((s.longest_think for s in sides if s.longest_think is not None), default=None)
     thinks = Thinks.of([think for side in sides for think in side.thinks])
     fallbacks = sum(side.fallbacks for side in sides)
-    return Tally(
+    return Row(
         name,
         opponent,
-        wins,
-        draws,
-        losses,
-        wdl_estimate(wins, draws, losses),
+        tally,
+        tally.estimate(),
         abnormal,
         pairs,
         late,
@@ -112,16 +102,14 @@ def standings(header: Header, games: list[GameLine], runs: tuple[Header, ...] = 
     header and games are several runs' combined)."""
     games = unique(games)
     names = [name for name, _ in header.participants]
-    rows = [_tally(name, None, [g for g in games if name in g.names]) for name in names]
-    rows.sort(
-        key=lambda row: (-row.points / row.games if row.games else 0.0, names.index(row.name))
-    )
+    rows = [_row(name, None, [g for g in games if name in g.names]) for name in names]
+    rows.sort(key=lambda row: (-row.tally.score, names.index(row.name)))
     pairs = []
     for i, first in enumerate(names):
         for second in names[i + 1 :]:
             mine = [g for g in games if set(g.names) == {first, second}]
             if mine:
-                pairs.append(_tally(first, second, mine))
+                pairs.append(_row(first, second, mine))
     sprt = Sprt(**header.sprt) if header.sprt else None
     llr = None
     if sprt is not None and len(names) == 2:
@@ -164,34 +152,24 @@ PARTICIPANT_COLUMNS = (
 PAIR_COLUMNS = ("pair", "games", "W-D-L", "score", "Elo ± 95 %", "LOS", "pairs LL/LD/½/WD/WW")
 """The columns of the pairs' table."""
 _Layout = tuple[tuple[int, str, int | None], ...]
-_PARTICIPANT_LAYOUT: _Layout = (
-    (0, ">", 2),
-    (2, "<", 24),
-    (1, ">", 5),
-    (1, ">", 4),
-    (1, ">", 4),
-    (1, ">", 4),
-    (1, ">", 6),
-    (2, ">", 16),
-    (1, ">", 6),
-    (1, ">", 8),
-    (1, ">", 5),
-    (1, ">", 8),
-    (1, ">", 6),
-    (1, ">", 6),
-    (1, ">", 6),
+
+
+def _layout(gaps: tuple[int, ...], aligns: str, widths: tuple[int | None, ...]) -> _Layout:
+    """In the terminal, each column's gap before it, its alignment (``<`` or ``>``) and its
+    width (a text aligned left is cut to it; ``None``: as wide as it is)."""
+    return tuple(zip(gaps, aligns, widths, strict=True))
+
+
+_PARTICIPANT_LAYOUT = _layout(
+    gaps=(0, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1),
+    aligns="><>>>>>>>>>>>>>",
+    widths=(2, 24, 5, 4, 4, 4, 6, 16, 6, 8, 5, 8, 6, 6, 6),
 )
-_PAIR_LAYOUT: _Layout = (
-    (0, "<", 40),
-    (1, ">", 5),
-    (1, ">", 11),
-    (1, ">", 6),
-    (2, ">", 16),
-    (1, ">", 6),
-    (2, "<", None),
+_PAIR_LAYOUT = _layout(
+    gaps=(0, 1, 1, 1, 2, 1, 2),
+    aligns="<>>>>><",
+    widths=(40, 5, 11, 6, 16, 6, None),
 )
-"""In the terminal, each column's gap before it, its alignment and its width (a text
-aligned left is cut to it)."""
 
 
 def plan_text(table: Standings) -> str:
@@ -213,11 +191,11 @@ def participant_rows(table: Standings) -> list[tuple[str, ...]]:
         (
             str(place),
             row.name,
-            str(row.games),
-            str(row.wins),
-            str(row.draws),
-            str(row.losses),
-            _percent(row.estimate.score) if row.games else "-",
+            str(row.tally.games),
+            str(row.tally.wins),
+            str(row.tally.draws),
+            str(row.tally.losses),
+            _percent(row.estimate.score) if row.tally.games else "-",
             row.estimate.format(),
             _los(row.estimate),
             str(row.abnormal),
@@ -236,8 +214,8 @@ def pair_rows(table: Standings) -> list[tuple[str, ...]]:
     return [
         (
             f"{pair.name} vs {pair.opponent}",
-            str(pair.games),
-            f"{pair.wins}-{pair.draws}-{pair.losses}",
+            str(pair.tally.games),
+            pair.tally.wdl,
             _percent(pair.estimate.score),
             pair.estimate.format(),
             _los(pair.estimate),
@@ -292,11 +270,11 @@ def _finite(value: float) -> float | None:
     return None if math.isinf(value) or math.isnan(value) else round(value, 2)
 
 
-def _row(tally: Tally) -> dict[str, Any]:
-    estimate = tally.estimate
+def _jsonable(row: Row) -> dict[str, Any]:
+    estimate, tally = row.estimate, row.tally
     return {
-        "participant": tally.name,
-        "opponent": tally.opponent,
+        "participant": row.name,
+        "opponent": row.opponent,
         "games": tally.games,
         "wins": tally.wins,
         "draws": tally.draws,
@@ -307,13 +285,13 @@ def _row(tally: Tally) -> dict[str, Any]:
         "elo_low": _finite(estimate.low),
         "elo_high": _finite(estimate.high),
         "los": round(estimate.los, 4),
-        "abnormal_losses": tally.abnormal,
-        "late_turns": tally.late,
-        "fallback_plies": tally.fallbacks,
-        "think_mean": None if tally.thinks is None else round(tally.thinks.mean, 4),
-        "think_p95": None if tally.thinks is None else round(tally.thinks.p95, 4),
-        "slowest_think": None if tally.slowest is None else round(tally.slowest, 3),
-        "pairs_ll_ld_half_wd_ww": list(tally.pairs),
+        "abnormal_losses": row.abnormal,
+        "late_turns": row.late,
+        "fallback_plies": row.fallbacks,
+        "think_mean": None if row.thinks is None else round(row.thinks.mean, 4),
+        "think_p95": None if row.thinks is None else round(row.thinks.p95, 4),
+        "slowest_think": None if row.slowest is None else round(row.slowest, 3),
+        "pairs_ll_ld_half_wd_ww": list(row.pairs),
     }
 
 
@@ -326,8 +304,8 @@ def to_json(table: Standings) -> dict[str, Any]:
             {"seed": run.seed, "games": run.games, "command": run.command}
             for run in table.runs or (table.header,)
         ],
-        "participants": [_row(row) for row in table.participants],
-        "pairs": [_row(pair) for pair in table.pairs],
+        "participants": [_jsonable(row) for row in table.participants],
+        "pairs": [_jsonable(pair) for pair in table.pairs],
         "sprt": None
         if table.sprt is None or table.llr is None
         else {
@@ -354,7 +332,7 @@ def to_json(table: Standings) -> dict[str, Any]:
 def to_csv(table: Standings) -> str:
     """The participants' rows then the pairs' rows (``opponent`` empty for a participant)."""
     out = io.StringIO()
-    rows = [_row(row) for row in table.participants] + [_row(pair) for pair in table.pairs]
+    rows = [_jsonable(row) for row in [*table.participants, *table.pairs]]
     writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["participant"])
     writer.writeheader()
     for row in rows:

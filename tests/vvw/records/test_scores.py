@@ -1,7 +1,7 @@
 """Games counted per bot name, whatever side it played; an aborted game apart (issue 45)."""
 
 from engine import GameResult, Kind, PlayerRecord, Termination
-from vvw.scores import Scores
+from vvw.records.scores import Scores
 
 
 def game(vampires: str, werewolves: str, winner: Kind | None, how: Termination) -> GameResult:
@@ -34,3 +34,18 @@ def test_an_aborted_game_is_listed_apart_and_not_scored() -> None:
     )
     assert Scores.of(results[1:]).line() == "no game finished; 1 aborted (not counted)"
     assert Scores.of([]).line() == "no game finished"
+
+
+def test_each_name_has_its_tally_of_the_games_it_finished() -> None:
+    results = [
+        game("alice", "bob", Kind.VAMPIRES, Termination.ELIMINATION),
+        game("bob", "alice", None, Termination.PLY_LIMIT),
+        game("bob", "carol", Kind.VAMPIRES, Termination.CRASH),
+        game("carol", "alice", None, Termination.ABORTED),
+    ]
+    tallies = Scores.of(results).tallies
+    assert {name: tally.wdl for name, tally in tallies.items()} == {
+        "alice": "1-1-0",
+        "bob": "1-1-1",
+        "carol": "0-0-1",
+    }

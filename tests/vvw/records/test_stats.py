@@ -6,13 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vvw.stats import (
+from vvw.records.stats import (
     PAIR_SCORES,
     Sprt,
     Thinks,
     elo_estimate,
     elo_of_score,
     parse_sprt,
+    score_of_elo,
+    sigmoid,
     wdl_estimate,
 )
 
@@ -110,3 +112,11 @@ def test_the_95th_percentile_is_the_smallest_time_that_95_percent_do_not_exceed(
     assert sum(t < summary.p95 for t in times) < 0.95 * len(times)
     assert min(times) <= summary.mean <= max(times) or math.isclose(summary.mean, min(times))
     assert Thinks.of([]) is None
+
+
+@given(st.floats(min_value=-800.0, max_value=800.0))
+def test_the_logistic_is_the_elo_curve_and_never_overflows(z: float) -> None:
+    assert 0.0 <= sigmoid(z) <= 1.0
+    assert sigmoid(z) + sigmoid(-z) == pytest.approx(1.0)
+    if abs(z) < 30:
+        assert sigmoid(z) == pytest.approx(score_of_elo(z * 400.0 / math.log(10.0)))

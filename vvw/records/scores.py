@@ -11,14 +11,16 @@ import attrs
 
 from engine import GameResult, Termination
 from protocol.printable import printable
+from vvw.records.tally import Tally
 from vvw.wording import plural
 
 
 @attrs.frozen
 class Scores:
-    """Wins per name (in the order the names came), draws, and the games aborted."""
+    """Each name's :class:`~vvw.records.tally.Tally` (in the order the names came), the
+    games drawn, and the games aborted."""
 
-    wins: dict[str, int]
+    tallies: dict[str, Tally]
     draws: int = 0
     aborted: int = 0
 
@@ -26,18 +28,25 @@ class Scores:
     def of(cls, results: Iterable[GameResult], names: Sequence[str] = ()) -> "Scores":
         """The count of ``results``; ``names`` come first (each shown, even without a win),
         then any other name that played, as it first appears."""
-        wins = dict.fromkeys(names, 0)
+        scores: dict[str, list[float]] = {name: [] for name in names}
         draws = aborted = 0
         for result in results:
-            for side in (result.vampires, result.werewolves):
-                wins.setdefault(side.name, 0)
+            sides = (result.vampires, result.werewolves)
+            for side in sides:
+                scores.setdefault(side.name, [])
             if result.termination is Termination.ABORTED:
                 aborted += 1
-            elif result.winner is None:
-                draws += 1
-            else:
-                wins[result.player(result.winner).name] += 1
-        return cls(wins, draws, aborted)
+                continue
+            draws += result.winner is None
+            for side in sides:
+                won = None if result.winner is None else side.species is result.winner
+                scores[side.name].append(0.5 if won is None else float(won))
+        return cls({name: Tally.of(counted) for name, counted in scores.items()}, draws, aborted)
+
+    @property
+    def wins(self) -> dict[str, int]:
+        """Wins per name, in the order of :attr:`tallies`."""
+        return {name: tally.wins for name, tally in self.tallies.items()}
 
     @property
     def finished(self) -> int:

@@ -29,8 +29,8 @@ from vvw.cli import main
 from vvw.ports import Listening
 from vvw.results import read_results
 from vvw.transcripts import read_transcript
-from vvw.view.live import LiveHub, live_view
-from vvw.view.model import view_events
+from vvw.web.live import LiveHub, live_view
+from vvw.web.model import view_events
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 KINDS = {1: "humans", 2: "vampires", 3: "werewolves"}

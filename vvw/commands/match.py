@@ -42,7 +42,7 @@ from vvw.runs import new_run_dir, remove_if_empty
 from vvw.scores import Scores
 from vvw.seeds import derive, fresh_seed
 from vvw.stats import Thinks, wdl_estimate
-from vvw.view.live import LiveHub, showing
+from vvw.web.live import LiveHub, showing
 from vvw.wording import plural
 
 

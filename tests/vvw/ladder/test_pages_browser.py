@@ -21,8 +21,8 @@ from tests.vvw.ladder.ladders import ManualClock, ended, ladder_settings, servin
 from tests.vvw.test_view_browser import browser  # noqa: F401 (the fixture)
 from vvw.ladder.store import LadderStore
 from vvw.ladder.web import LadderPages
-from vvw.view.live import LiveHub
-from vvw.web import serve_http
+from vvw.web.live import LiveHub
+from vvw.web.server import serve_http
 
 HOSTILE = b"<script>document.title='owned'</script>"
 

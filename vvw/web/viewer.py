@@ -10,7 +10,7 @@ from typing import Any
 
 from protocol.reading import TranscriptError
 from vvw.transcripts import read_transcript
-from vvw.view.model import ViewEvent, view_events
+from vvw.web.model import ViewEvent, view_events
 
 PLACEHOLDER = "/*VVW_CONFIG*/"
 EXTRAS = "<!--VVW_EXTRAS-->"
@@ -21,15 +21,15 @@ live view) it uses."""
 
 def page(config: dict[str, Any], extras: Sequence[str] = ()) -> str:
     """The page, self-contained, with ``config`` embedded as JSON and the parts named by
-    ``extras`` (files beside ``page.html``: ``play.html``, the person at the board).
+    ``extras`` (files beside ``viewer.html``: ``play.html``, the person at the board).
 
     ``config`` is ``{"events": [...]}`` for a replay, ``{"live": true}`` for the live view
     (``"tournament": true`` shows the list of games), with what the extras read
     (``"play"``). Text in it (bot names) is never parsed as HTML: it sits in a JSON script
     element, with ``<`` escaped.
     """
-    folder = files("vvw.view")
-    template = folder.joinpath("page.html").read_text(encoding="utf-8")
+    folder = files("vvw.web")
+    template = folder.joinpath("viewer.html").read_text(encoding="utf-8")
     data = json.dumps(config, ensure_ascii=False, separators=(",", ":"))
     data = data.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     parts = "".join(folder.joinpath(name).read_text(encoding="utf-8") for name in extras)
@@ -44,7 +44,7 @@ def replay_page(
 ) -> tuple[str, list[ViewEvent]]:
     """The replay page of ``transcript`` (the file embedded, to download from the page) and
     its view events; ``names``: the players' names to show (a tournament's participants,
-    see :class:`~vvw.view.model.ViewBuilder`); ``analysis``: the game's analysis (an
+    see :class:`~vvw.web.model.ViewBuilder`); ``analysis``: the game's analysis (an
     analysis file's content, ``vvw analyse``) to show, if any; ``back``: the address and
     the words of a link back (a report's index, a ladder's games). ``TranscriptError`` when
     the file is not a transcript or holds no board to draw, ``OSError`` when it cannot be

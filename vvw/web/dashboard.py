@@ -30,7 +30,7 @@ from vvw.standings import (
     participant_rows,
     plan_text,
 )
-from vvw.view.page import replay_page
+from vvw.web.viewer import replay_page
 
 
 @attrs.frozen

@@ -1,7 +1,7 @@
 """The project's one small HTTP server: h11 over trio, read-only pages and event streams.
 
 :func:`serve_http` answers each connection's one request with a :data:`Handler` (the live
-view's, :mod:`vvw.view.live`; the ladder's pages, :mod:`vvw.ladder.web`), then closes it.
+view's, :mod:`vvw.web.live`; the ladder's pages, :mod:`vvw.ladder.web`), then closes it.
 It is meant to sit beside games without ever slowing them:
 
 - a connection has :data:`REQUEST_TIME` seconds to send its request, and

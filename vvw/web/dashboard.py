@@ -11,7 +11,6 @@ Every text that comes from a participant or a game (names, a game's reason, whic
 quote a bot's bytes) is escaped.
 """
 
-import html
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,6 +29,7 @@ from vvw.standings import (
     participant_rows,
     plan_text,
 )
+from vvw.web.html import Markup, document, element, join, markup
 from vvw.web.viewer import replay_page
 
 
@@ -43,26 +43,23 @@ class FinishedGame:
     replay: str | None
 
 
-def _text(value: object) -> str:
-    return html.escape(str(value), quote=True)
-
-
 NUMERIC = frozenset({"#", "games", "W", "D", "L", "score", "Elo ± 95 %", "LOS", "abnormal"})
 NUMERIC |= {"late", "fallback", "think", "p95", "max", "W-D-L"}
 """Columns aligned right, as numbers are."""
 
 
-def _table(table_id: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    def cell(tag: str, column: str, value: str) -> str:
-        css = ' class="number"' if column in NUMERIC else ""
-        return f"<{tag}{css}>{_text(value)}</{tag}>"
+def _cell(tag: str, column: str, value: object) -> Markup:
+    return element(tag, value, class_="number" if column in NUMERIC else None)
 
-    head = "".join(cell("th", column, column) for column in columns)
-    body = "".join(
-        "<tr>" + "".join(cell("td", c, v) for c, v in zip(columns, row, strict=True)) + "</tr>"
+
+def _table(table_id: str, columns: Sequence[str], rows: Sequence[Sequence[object]]) -> Markup:
+    """A table: ``columns`` its head, one ``<tr>`` a row (text escaped, markup kept)."""
+    head = element("tr", (_cell("th", column, column) for column in columns))
+    body = (
+        element("tr", (_cell("td", c, v) for c, v in zip(columns, row, strict=True)))
         for row in rows
     )
-    return f'<table id="{table_id}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return element("table", element("thead", head), element("tbody", body), id=table_id)
 
 
 def _result(line: GameLine) -> str:
@@ -72,55 +69,70 @@ def _result(line: GameLine) -> str:
     return f"{winner.name} ({line.winner.name.lower()}) wins by {line.termination.value}"
 
 
-def _finished_rows(finished: Sequence[FinishedGame]) -> str:
-    rows = []
-    for game in reversed(finished):  # the latest first
-        line = game.line
-        replay = (
-            f'<a href="{_text(game.replay)}">replay</a>'
-            if game.replay is not None
-            else '<span class="muted">no transcript kept</span>'
-        )
-        css = ' class="abnormal"' if line.abnormal else ""
-        rows.append(
-            f'<tr data-game="{game.number}"{css}><td class="number">{game.number}</td>'
-            f"<td>{_text(line.map)}</td>"
-            f'<td class="vampires">{_text(line.vampires.name)}</td>'
-            f'<td class="werewolves">{_text(line.werewolves.name)}</td>'
-            f'<td title="{_text(line.reason)}">{_text(_result(line))}</td>'
-            f'<td class="number">{line.plies}</td><td>{replay}</td></tr>'
-        )
-    head = "<th>#</th><th>map</th><th>vampires</th><th>werewolves</th><th>result</th>"
-    head += '<th class="number">plies</th><th></th>'
-    return (
-        f'<table id="finished"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+FINISHED_COLUMNS = ("#", "map", "vampires", "werewolves", "result", "plies", "")
+
+
+def _finished_row(game: FinishedGame) -> Markup:
+    line = game.line
+    replay = (
+        element("a", "replay", href=game.replay)
+        if game.replay is not None
+        else element("span", "no transcript kept", class_="muted")
+    )
+    cells = [
+        element("td", game.number, class_="number"),
+        element("td", line.map),
+        element("td", line.vampires.name, class_="vampires"),
+        element("td", line.werewolves.name, class_="werewolves"),
+        element("td", _result(line), title=line.reason),
+        element("td", line.plies, class_="number"),
+        element("td", replay),
+    ]
+    return element("tr", cells, data_game=game.number, class_="abnormal" if line.abnormal else None)
+
+
+def _finished_rows(finished: Sequence[FinishedGame]) -> Markup:
+    head = [
+        element("th", column, class_="number" if column == "plies" else None)
+        for column in FINISHED_COLUMNS
+    ]
+    rows = [_finished_row(game) for game in reversed(finished)]  # the latest first
+    return element(
+        "table", element("thead", element("tr", head)), element("tbody", rows), id="finished"
     )
 
 
-def _file(path: str, files_from: Path | None) -> str:
+def _file(path: str, files_from: Path | None) -> Markup:
     """A game's file or folder: a link relative to ``files_from`` (a report's folder) when
     it is there, else its path as text."""
-    shown = f"<code>{_text(path)}</code>"
+    shown = element("code", path)
     if files_from is None or not Path(path).exists():
         return shown
     address = pathname2url(os.path.relpath(Path(path).resolve(), files_from.resolve()))
-    return f'<a href="{_text(address)}">{shown}</a>'
+    return element("a", shown, href=address)
 
 
-def _abnormal_item(line: GameLine, game: FinishedGame | None, files_from: Path | None) -> str:
+def _abnormal_item(line: GameLine, game: FinishedGame | None, files_from: Path | None) -> Markup:
     """One abnormal game: its number (its replay's link) as the table of finished games
     shows it, who lost how, the reason as written (a traceback keeps its lines), its files."""
-    name = _text(line.key) if game is None else f"game {game.number}"
+    name: object = line.key if game is None else f"game {game.number}"
     if game is not None and game.replay is not None:
-        name = f'<a href="{_text(game.replay)}">{name}</a>'
+        name = element("a", name, href=game.replay)
     loser = line.loser()
-    who = f"{_text(loser.name)} loses" if loser else "no winner"
+    who = f"{loser.name} loses" if loser else "no winner"
     files = [_file(path, files_from) for path in (line.logs, line.transcript) if path]
-    return (
-        f"<li>{name} on {_text(line.map)}: {who} by {line.termination.value}:"
-        f' <span class="reason">{_text(line.reason)}</span>'
-        f' <span class="muted">[{", ".join(files) or "no files kept"}]</span></li>'
+    return element(
+        "li",
+        name,
+        f" on {line.map}: {who} by {line.termination.value}: ",
+        element("span", line.reason, class_="reason"),
+        " ",
+        element("span", "[", join(", ", files) if files else "no files kept", "]", class_="muted"),
     )
+
+
+def _section(title: str, *content: object) -> Markup:
+    return element("section", element("h2", title), *content)
 
 
 def dashboard_body(
@@ -134,66 +146,55 @@ def dashboard_body(
     room for the games in progress, which the page draws; ``files_from``: the folder the
     page is written to, from which the games' files are linked."""
     parts = [
-        f'<p id="plan">{_text(plan_text(table))}</p>',
-        "<section><h2>Standings</h2>",
-        _table("standings", PARTICIPANT_COLUMNS, participant_rows(table)),
-        "</section>",
+        element("p", plan_text(table), id="plan"),
+        _section("Standings", _table("standings", PARTICIPANT_COLUMNS, participant_rows(table))),
     ]
     if table.pairs:
-        parts += [
-            "<section><h2>Pairs</h2>",
-            _table("pairs", PAIR_COLUMNS, pair_rows(table)),
-            "</section>",
-        ]
+        parts.append(_section("Pairs", _table("pairs", PAIR_COLUMNS, pair_rows(table))))
     if table.sprt is not None and table.llr is not None:
-        parts.append(f'<p id="sprt">{_text(table.sprt.describe(table.llr))}</p>')
+        parts.append(element("p", table.sprt.describe(table.llr), id="sprt"))
     if live:
-        parts.append('<section><h2>Playing now</h2><ol id="playing"></ol></section>')
+        parts.append(_section("Playing now", element("ol", id="playing")))
     if table.abnormal:
         numbered = {game.line.key: game for game in finished}
-        items = "".join(
+        items = [
             _abnormal_item(line, numbered.get(line.key), files_from) for line in table.abnormal
-        )
-        parts.append(
-            f"<section><h2>Abnormal games ({len(table.abnormal)})</h2>"
-            f'<ul id="abnormal">{items}</ul></section>'
-        )
-    parts += [
-        f"<section><h2>Finished games ({len(finished)})</h2>",
-        _finished_rows(finished),
-        "</section>",
-    ]
-    return "\n".join(parts)
+        ]
+        title = f"Abnormal games ({len(table.abnormal)})"
+        parts.append(_section(title, element("ul", items, id="abnormal")))
+    parts.append(_section(f"Finished games ({len(finished)})", _finished_rows(finished)))
+    return join("\n", parts)
 
 
 STYLE = """
-:root { --vampires: #c62828; --werewolves: #1565c0; --ink: #222; }
 * { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.4 system-ui, sans-serif; color: var(--ink); background: #fafafa; }
+body { margin: 0; font: 14px/1.4 system-ui, sans-serif; color: var(--ink);
+  background: var(--page); }
 header { display: flex; gap: 6px 18px; align-items: baseline; padding: 8px 14px;
-  background: #fff; border-bottom: 1px solid #ddd; }
+  background: var(--panel); border-bottom: 1px solid var(--rule); }
 header h1 { font-size: 17px; margin: 0; }
-#status { margin-left: auto; font-size: 13px; color: #777; }
-#status.finished { color: #2e7d32; font-weight: 600; }
+#status { margin-left: auto; font-size: 13px; color: var(--muted); }
+#status.finished { color: var(--good); font-weight: 600; }
 main { padding: 8px 14px; max-width: 1200px; }
 #plan { margin: 2px 0 8px; }
-section { background: #fff; border: 1px solid #ddd; border-radius: 4px; padding: 6px 10px;
-  margin-bottom: 10px; overflow-x: auto; }
-section h2 { font-size: 12px; margin: 0 0 4px; text-transform: uppercase; color: #555; }
+section { background: var(--panel); border: 1px solid var(--rule); border-radius: 4px;
+  padding: 6px 10px; margin-bottom: 10px; overflow-x: auto; }
+section h2 { font-size: 12px; margin: 0 0 4px; text-transform: uppercase; color: var(--ink-soft); }
 table { border-collapse: collapse; }
 td, th { padding: 2px 8px; text-align: left; font-variant-numeric: tabular-nums;
   white-space: nowrap; vertical-align: top; }
-th { border-bottom: 1px solid #ddd; color: #555; font-weight: 600; font-size: 13px; }
+th { border-bottom: 1px solid var(--rule); color: var(--ink-soft); font-weight: 600;
+  font-size: 13px; }
 td.number, th.number { text-align: right; }
-tbody tr:nth-child(even) td { background: #f7f7f7; }
+tbody tr:nth-child(even) td { background: var(--stripe); }
 .vampires { color: var(--vampires); font-weight: 600; }
 .werewolves { color: var(--werewolves); font-weight: 600; }
-.muted { color: #777; }
-tr.abnormal td { color: #8a1c1c; }
+.muted { color: var(--muted); }
+tr.abnormal td { color: var(--abnormal); }
 #abnormal li { margin-bottom: 4px; }
 .reason { white-space: pre-wrap; }
 #playing { margin: 0; padding-left: 20px; }
-#playing:empty::after { content: "none"; color: #777; margin-left: -20px; }
+#playing:empty::after { content: "none"; color: var(--muted); margin-left: -20px; }
 """
 
 LIVE_SCRIPT = """
@@ -248,14 +249,13 @@ else window.addEventListener("load", connect, {once: true});
 def dashboard_page(body: str, *, live: bool, title: str = "vvw tournament") -> str:
     """The whole page around ``body`` (:func:`dashboard_body`); ``live``: it follows the
     tournament (its event stream beside the page)."""
-    script = f"<script>{LIVE_SCRIPT}</script>" if live else ""
-    status = '<span id="status">live: connecting…</span>' if live else ""
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_text(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-        f"<header><h1>{_text(title)}</h1>{status}</header>\n"
-        f'<main><div id="board">{body}</div></main>\n{script}\n</body>\n</html>\n'
+    status = element("span", "live: connecting…", id="status") if live else None
+    return document(
+        title,
+        STYLE,
+        element("header", element("h1", title), status),
+        element("main", element("div", markup(body), id="board")),
+        element("script", markup(LIVE_SCRIPT)) if live else None,
     )
 
 

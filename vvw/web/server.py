@@ -32,6 +32,8 @@ import attrs
 import h11
 import trio
 
+from vvw.web.palette import PALETTE
+
 log = logging.getLogger(__name__)
 
 REQUEST_TIME = 10.0
@@ -51,9 +53,10 @@ STREAMS = CONNECTIONS // 2
 STREAMS_PER_ADDRESS = 16
 """Event streams open at once by default from one address."""
 FAVICON = (
-    b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
-    b'<path d="M0 0H16L0 16Z" fill="#c62828"/><path d="M16 0V16H0Z" fill="#1565c0"/></svg>'
-)
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
+    f'<path d="M0 0H16L0 16Z" fill="{PALETTE["vampires"]}"/>'
+    f'<path d="M16 0V16H0Z" fill="{PALETTE["werewolves"]}"/></svg>'
+).encode()
 """The pages' icon, a square half vampire red, half werewolf blue (SVG)."""
 _OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS}
 Headers = Sequence[tuple[str, str]]

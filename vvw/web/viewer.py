@@ -10,6 +10,7 @@ from typing import Any
 
 from protocol.reading import TranscriptError
 from vvw.transcripts import read_transcript
+from vvw.web import palette
 from vvw.web.model import ViewEvent, view_events
 
 PLACEHOLDER = "/*VVW_CONFIG*/"
@@ -33,6 +34,7 @@ def page(config: dict[str, Any], extras: Sequence[str] = ()) -> str:
     data = json.dumps(config, ensure_ascii=False, separators=(",", ":"))
     data = data.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     parts = "".join(folder.joinpath(name).read_text(encoding="utf-8") for name in extras)
+    template = template.replace(palette.PLACEHOLDER, palette.css_variables(), 1)
     return template.replace(PLACEHOLDER, data, 1).replace(EXTRAS, parts, 1)
 
 

@@ -2,7 +2,7 @@
 
 The pages use the colours by name, as CSS variables (``var(--vampires)``): the documents
 written in Python get :func:`css_variables` from :func:`vvw.web.html.document`, the viewer's
-page (``viewer.html``) where it says :data:`PLACEHOLDER`, and its script reads them back
+page before its own style (:func:`vvw.web.viewer.page`), and its script reads them back
 from the page's style. Nothing else in ``vvw/`` spells a colour.
 """
 
@@ -46,9 +46,6 @@ PALETTE = {
     "selected": "#ffb300",
 }
 """Each colour by its name (the CSS variable ``--NAME``)."""
-
-PLACEHOLDER = "/*VVW_PALETTE*/"
-"""Where a page file (``viewer.html``) wants the palette's variables."""
 
 
 def css_variables() -> str:

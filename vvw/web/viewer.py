@@ -1,4 +1,10 @@
-"""The viewer's page with its configuration filled in: a replay's events or live mode."""
+"""The viewer's page with its configuration filled in: a replay's events or live mode.
+
+The page is made of package files beside this module: ``viewer.html`` (its elements),
+``viewer.css`` (its style, after the palette's colours, :mod:`vvw.web.palette`),
+``viewer.js`` (its script), and the parts some pages add (``play.html``); :func:`page`
+puts them together in one self-contained page.
+"""
 
 import base64
 import gzip
@@ -10,10 +16,12 @@ from typing import Any
 
 from protocol.reading import TranscriptError
 from vvw.transcripts import read_transcript
-from vvw.web import palette
 from vvw.web.model import ViewEvent, view_events
+from vvw.web.palette import css_variables
 
 PLACEHOLDER = "/*VVW_CONFIG*/"
+STYLE = "/*VVW_STYLE*/"
+SCRIPT = "/*VVW_SCRIPT*/"
 EXTRAS = "<!--VVW_EXTRAS-->"
 """Where a part of the page's own (``play.html``) goes: after the page's script, whose
 ``vvw`` object (its hooks: a panel, the board's overlay, a cell clicked, an event of the
@@ -34,7 +42,9 @@ def page(config: dict[str, Any], extras: Sequence[str] = ()) -> str:
     data = json.dumps(config, ensure_ascii=False, separators=(",", ":"))
     data = data.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     parts = "".join(folder.joinpath(name).read_text(encoding="utf-8") for name in extras)
-    template = template.replace(palette.PLACEHOLDER, palette.css_variables(), 1)
+    style = css_variables() + folder.joinpath("viewer.css").read_text(encoding="utf-8")
+    script = folder.joinpath("viewer.js").read_text(encoding="utf-8")
+    template = template.replace(STYLE, style, 1).replace(SCRIPT, script, 1)
     return template.replace(PLACEHOLDER, data, 1).replace(EXTRAS, parts, 1)
 
 

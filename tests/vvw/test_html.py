@@ -1,6 +1,9 @@
 """The one HTML builder (vvw/web/html.py): text and attributes escaped unless marked markup."""
 
+import ast
+import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -76,3 +79,19 @@ def test_a_document_has_its_title_escaped_and_the_palette_in_its_style() -> None
     assert [tag for tag, _ in reader.tags] == tags
     assert "<title>&lt;x&gt;</title>" in page and "--vampires: " in page
     assert page.startswith("<!DOCTYPE html>\n")
+
+
+def test_no_html_is_written_in_an_f_string_outside_the_builder() -> None:
+    vvw = Path(__file__).resolve().parents[2] / "vvw"
+    tag = re.compile(r"<[a-zA-Z!/]")
+    found = [
+        f"{path.relative_to(vvw)}:{node.lineno}"
+        for path in vvw.rglob("*.py")
+        if path != vvw / "web" / "html.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.JoinedStr)
+        and any(
+            isinstance(part, ast.Constant) and tag.search(str(part.value)) for part in node.values
+        )
+    ]
+    assert found == []

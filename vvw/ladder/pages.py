@@ -20,29 +20,18 @@ from vvw.stats import format_elo
 from vvw.web.html import Markup, document, element, join, markup, render
 
 STYLE = """
-body { margin: 0; font: 14px/1.4 system-ui, sans-serif; color: var(--ink);
-  background: var(--page); }
-header { padding: 8px 14px; background: var(--panel); border-bottom: 1px solid var(--rule); }
-header h1 { font-size: 17px; margin: 0; display: inline; }
+header h1 { display: inline; }
 nav { display: inline; margin-left: 16px; }
 nav a { margin-right: 10px; }
 main { padding: 10px 14px; }
-section { background: var(--panel); border: 1px solid var(--rule); border-radius: 4px;
-  padding: 8px 10px; margin-bottom: 10px; overflow-x: auto; }
+section { padding: 8px 10px; }
 section h2 { font-size: 13px; margin: 0 0 6px 0; text-transform: uppercase;
   color: var(--ink-soft); }
-table { border-collapse: collapse; }
-td, th { padding: 2px 8px; text-align: left; font-variant-numeric: tabular-nums;
-  vertical-align: top; white-space: nowrap; }
-th { border-bottom: 1px solid var(--rule); }
-td.number, th.number { text-align: right; }
-.vampires { color: var(--vampires); font-weight: 600; }
-.werewolves { color: var(--werewolves); font-weight: 600; }
-.muted { color: var(--muted); }
 .online { color: var(--good); font-weight: 600; }
 td.wrapped { white-space: normal; min-width: 10em; max-width: 36em; }
 .reason { color: var(--abnormal); white-space: pre-wrap; }
 """
+"""The ladder's pages' own style, after the pages' shared one (:data:`vvw.web.html.STYLE`)."""
 
 
 def team_url(name: str) -> str:

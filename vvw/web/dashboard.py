@@ -168,34 +168,22 @@ def dashboard_body(
 
 STYLE = """
 * { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.4 system-ui, sans-serif; color: var(--ink);
-  background: var(--page); }
-header { display: flex; gap: 6px 18px; align-items: baseline; padding: 8px 14px;
-  background: var(--panel); border-bottom: 1px solid var(--rule); }
-header h1 { font-size: 17px; margin: 0; }
+header { display: flex; gap: 6px 18px; align-items: baseline; }
 #status { margin-left: auto; font-size: 13px; color: var(--muted); }
 #status.finished { color: var(--good); font-weight: 600; }
 main { padding: 8px 14px; max-width: 1200px; }
 #plan { margin: 2px 0 8px; }
-section { background: var(--panel); border: 1px solid var(--rule); border-radius: 4px;
-  padding: 6px 10px; margin-bottom: 10px; overflow-x: auto; }
+section { padding: 6px 10px; }
 section h2 { font-size: 12px; margin: 0 0 4px; text-transform: uppercase; color: var(--ink-soft); }
-table { border-collapse: collapse; }
-td, th { padding: 2px 8px; text-align: left; font-variant-numeric: tabular-nums;
-  white-space: nowrap; vertical-align: top; }
-th { border-bottom: 1px solid var(--rule); color: var(--ink-soft); font-weight: 600;
-  font-size: 13px; }
-td.number, th.number { text-align: right; }
+th { color: var(--ink-soft); font-weight: 600; font-size: 13px; }
 tbody tr:nth-child(even) td { background: var(--stripe); }
-.vampires { color: var(--vampires); font-weight: 600; }
-.werewolves { color: var(--werewolves); font-weight: 600; }
-.muted { color: var(--muted); }
 tr.abnormal td { color: var(--abnormal); }
 #abnormal li { margin-bottom: 4px; }
 .reason { white-space: pre-wrap; }
 #playing { margin: 0; padding-left: 20px; }
 #playing:empty::after { content: "none"; color: var(--muted); margin-left: -20px; }
 """
+"""The dashboard's own style, after the pages' shared one (:data:`vvw.web.html.STYLE`)."""
 
 LIVE_SCRIPT = """
 "use strict";

@@ -82,17 +82,36 @@ def element(tag: str, *children: object, **attrs: object) -> Markup:
     return Markup(f"{start}{render(children)}</{tag}>")
 
 
+STYLE = """
+body { margin: 0; font: 14px/1.4 system-ui, sans-serif; color: var(--ink);
+  background: var(--page); }
+header { padding: 8px 14px; background: var(--panel); border-bottom: 1px solid var(--rule); }
+header h1 { font-size: 17px; margin: 0; }
+section { background: var(--panel); border: 1px solid var(--rule); border-radius: 4px;
+  margin-bottom: 10px; overflow-x: auto; }
+table { border-collapse: collapse; }
+td, th { padding: 2px 8px; text-align: left; font-variant-numeric: tabular-nums;
+  vertical-align: top; white-space: nowrap; }
+th { border-bottom: 1px solid var(--rule); }
+td.number, th.number { text-align: right; }
+.vampires { color: var(--vampires); font-weight: 600; }
+.werewolves { color: var(--werewolves); font-weight: 600; }
+.muted { color: var(--muted); }
+"""
+"""The style every document shares (the tournament's dashboard, the ladder's pages): the
+page, its header, its sections, its tables, the species' names; each adds its own."""
+
 VIEWPORT = element("meta", name="viewport", content="width=device-width, initial-scale=1")
 
 
 def document(title: str, style: str, *body: object) -> Markup:
     """A whole page: ``title`` (text), ``style`` (trusted CSS, after the palette's
-    variables) and ``body`` (its parts one a line)."""
+    variables and the shared :data:`STYLE`) and ``body`` (its parts one a line)."""
     head = [
         element("meta", charset="utf-8"),
         VIEWPORT,
         element("title", title),
-        element("style", markup(css_variables() + style)),
+        element("style", markup(css_variables() + STYLE + style)),
     ]
     return Markup(
         "<!DOCTYPE html>\n"

@@ -1,11 +1,12 @@
 """The ladder's pages as HTML, pure functions of :mod:`vvw.ladder.tables`' values.
 
 Every text that comes from a team or a bot (names, a game's reason, which may quote the
-bytes a bot sent) is escaped with :func:`html.escape`, in text and in attributes; a name in
-a link is percent-encoded too. The pages are read-only and need no script. Their addresses
-are :func:`team_url`, :func:`replay_url`, :func:`transcript_url` and :func:`live_url` (the
-web server serves them, :mod:`vvw.ladder.web`), ``/`` (the leaderboard) and ``/games``
-(the games in progress and the latest ones).
+bytes a bot sent) is escaped, in text and in attributes, by the one HTML builder
+(:mod:`vvw.web.html`); a name in a link is percent-encoded too. The pages are read-only
+and need no script. Their addresses are :func:`team_url`, :func:`replay_url`,
+:func:`transcript_url` and :func:`live_url` (the web server serves them,
+:mod:`vvw.ladder.web`), ``/`` (the leaderboard) and ``/games`` (the games in progress and
+the latest ones).
 """
 
 import time

@@ -8,7 +8,8 @@ the page. ``vvw tournament --view`` serves the page and pushes a new body after 
 ``vvw tournament report --html`` writes it once, with one replay page per kept transcript.
 
 Every text that comes from a participant or a game (names, a game's reason, which may
-quote a bot's bytes) is escaped.
+quote a bot's bytes) is escaped: the page is written with the one HTML builder
+(:mod:`vvw.web.html`).
 """
 
 import os

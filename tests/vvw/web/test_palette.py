@@ -6,7 +6,7 @@ from pathlib import Path
 from vvw.web.palette import PALETTE, css_variables
 from vvw.web.viewer import page
 
-VVW = Path(__file__).resolve().parents[2] / "vvw"
+VVW = Path(__file__).resolve().parents[3] / "vvw"
 COLOUR = re.compile(r"(?<![&\w])#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b|\brgba?\(")
 USED = re.compile(r"var\(--([a-z-]+)\)|colour\(\"([a-z-]+)\"\)")
 

@@ -82,7 +82,7 @@ def test_a_document_has_its_title_escaped_and_the_palette_in_its_style() -> None
 
 
 def test_no_html_is_written_in_an_f_string_outside_the_builder() -> None:
-    vvw = Path(__file__).resolve().parents[2] / "vvw"
+    vvw = Path(__file__).resolve().parents[3] / "vvw"
     tag = re.compile(r"<[a-zA-Z!/]")
     found = [
         f"{path.relative_to(vvw)}:{node.lineno}"

@@ -1,7 +1,7 @@
 """A game replayed from its transcript: the one reader of the boards a transcript tells, sans I/O.
 
 Every tool that shows or judges a past or running game reads it through here: ``vvw log
-show``, the replay page and the live view (:mod:`vvw.view.model`), the analysis
+show``, the replay page and the live view (:mod:`vvw.web.model`), the analysis
 (:mod:`vvw.analysis.game`). A :class:`Replayer` is fed a transcript's typed records
 (:mod:`protocol.records`) one at a time, as a followed file or a running game gives them,
 and answers what each tells of the game: :class:`Started` (the first board), a

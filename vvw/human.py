@@ -45,8 +45,8 @@ from server.settings import Settings
 from vvw.errors import CommandError
 from vvw.participants import Participant
 from vvw.playing import Exited, Played, aborted_in, file_stem
-from vvw.view.live import LiveHub
-from vvw.web import Exchange, Handler
+from vvw.web.live import LiveHub
+from vvw.web.server import Exchange, Handler
 
 SIDES = (Kind.VAMPIRES, Kind.WEREWOLVES)
 

@@ -1,12 +1,12 @@
 """The replay page with a game's analysis, in a real headless Chromium (as
-tests/vvw/test_view_browser.py, whose ``browser`` fixture it uses): the winning-chances
+tests/vvw/web/test_view_browser.py, whose ``browser`` fixture it uses): the winning-chances
 chart, the marks on it and in the move list, clicking a mark, the better ply, the luck."""
 
 import json
 import math
 from pathlib import Path
 
-from tests.vvw.test_view_browser import browser  # noqa: F401  (the fixture)
+from tests.vvw.web.test_view_browser import browser  # noqa: F401  (the fixture)
 from vvw.cli import main
 
 GAME = Path(__file__).resolve().parents[2] / "docs" / "games"

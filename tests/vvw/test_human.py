@@ -16,8 +16,8 @@ from tests.helpers.http import fetch
 from vvw.cli import main
 from vvw.human import BotDidNotPlay, PageAgent, Seat, play_handler, play_person
 from vvw.participants import Participant
-from vvw.view.live import LiveHub, view_handler
-from vvw.web import serve_http
+from vvw.web.live import LiveHub, view_handler
+from vvw.web.server import serve_http
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = ROOT / "maps"

@@ -14,7 +14,7 @@ import pytest
 from engine import Termination
 from protocol.records import Result
 from tests.helpers.terminal import in_a_terminal, read_until_closed
-from tests.vvw.test_view_browser import browser  # noqa: F401 (the fixture)
+from tests.vvw.web.test_view_browser import browser  # noqa: F401 (the fixture)
 from vvw.transcripts import read_transcript
 
 

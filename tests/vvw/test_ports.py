@@ -12,7 +12,7 @@ import trio
 from vvw.cli import main
 from vvw.errors import UsageError
 from vvw.ports import Listening, check_free, start_listening
-from vvw.view.live import LiveHub, serve_view
+from vvw.web.live import LiveHub, serve_view
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAY = f"{sys.executable} {ROOT / 'tests' / 'server' / 'bots' / 'bot.py'} play {{host}} {{port}}"

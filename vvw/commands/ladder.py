@@ -64,8 +64,8 @@ from vvw.mapchoice import resolve_maps
 from vvw.participants import parse_participants
 from vvw.ports import Listening, check_free, start_listening
 from vvw.runs import new_run_dir, remove_if_empty
-from vvw.view.live import LiveHub
-from vvw.web import serve_http
+from vvw.web.live import LiveHub
+from vvw.web.server import serve_http
 from vvw.wording import plural
 
 log = logging.getLogger(__name__)

@@ -43,7 +43,7 @@ from vvw.records.scores import Scores
 from vvw.records.stats import Thinks, wdl_estimate
 from vvw.runs import new_run_dir, remove_if_empty
 from vvw.seeds import derive, fresh_seed
-from vvw.view.live import LiveHub, showing
+from vvw.web.live import LiveHub, showing
 from vvw.wording import plural
 
 

@@ -1,6 +1,6 @@
 """``vvw play BOT --map MAP``: a person plays a bot from a web page, over our server.
 
-The page is the game's live view with a side to play (``vvw/view/play.html``): click a
+The page is the game's live view with a side to play (``vvw/web/play.html``): click a
 group, a target cell, a count; as many moves as the ply takes; send. The person's side is
 a protocol client like a bot's (:mod:`vvw.human`); the game is played by our server, and
 kept and recorded as any other: its transcript, and a results file that ``vvw tournament
@@ -34,7 +34,7 @@ from vvw.records.results import Header, ResultsWriter
 from vvw.runs import new_run_dir
 from vvw.schedule import ScheduledGame
 from vvw.seeds import derive, fresh_seed
-from vvw.view.live import LiveHub, live_view, view_handler
+from vvw.web.live import LiveHub, live_view, view_handler
 from vvw.wording import plies
 
 PERSON = "a person at the page (vvw play)"

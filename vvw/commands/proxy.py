@@ -44,8 +44,8 @@ from vvw.game_arguments import add_view_arguments
 from vvw.paths import PathError, make_folder
 from vvw.ports import Listening, check_free, start_listening
 from vvw.relaying import relay
-from vvw.view.live import LiveHub, showing
 from vvw.watching import WatchTranscripts
+from vvw.web.live import LiveHub, showing
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from typing import Any
 from vvw.analysis.files import AnalysisFileError, analysis_path, read_analysis
 from vvw.errors import UsageError
 from vvw.paths import write_file
-from vvw.view.page import replay_page
+from vvw.web.viewer import replay_page
 from vvw.wording import plies
 
 

@@ -22,7 +22,7 @@ from vvw.game_arguments import (
 from vvw.mapchoice import resolve_maps
 from vvw.ports import Listening, check_free, start_listening
 from vvw.records.scores import Scores
-from vvw.view.live import LiveHub, showing
+from vvw.web.live import LiveHub, showing
 
 
 def map_from(args: argparse.Namespace) -> GameMap:

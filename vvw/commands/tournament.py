@@ -51,8 +51,8 @@ from vvw.records.stats import Sprt, parse_sprt
 from vvw.runs import new_run_dir, remove_if_empty
 from vvw.schedule import FORMATS, ScheduledGame, schedule, scheduled_numbers
 from vvw.seeds import fresh_seed
-from vvw.view.dashboard import FinishedGame, dashboard_body, write_report
-from vvw.view.live import LiveHub, showing
+from vvw.web.dashboard import FinishedGame, dashboard_body, write_report
+from vvw.web.live import LiveHub, showing
 from vvw.wording import plural
 
 DESCRIPTION = (

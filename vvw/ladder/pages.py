@@ -1,14 +1,14 @@
 """The ladder's pages as HTML, pure functions of :mod:`vvw.ladder.tables`' values.
 
 Every text that comes from a team or a bot (names, a game's reason, which may quote the
-bytes a bot sent) is escaped with :func:`html.escape`, in text and in attributes; a name in
-a link is percent-encoded too. The pages are read-only and need no script. Their addresses
-are :func:`team_url`, :func:`replay_url`, :func:`transcript_url` and :func:`live_url` (the
-web server serves them, :mod:`vvw.ladder.web`), ``/`` (the leaderboard) and ``/games``
-(the games in progress and the latest ones).
+bytes a bot sent) is escaped, in text and in attributes, by the one HTML builder
+(:mod:`vvw.web.html`); a name in a link is percent-encoded too. The pages are read-only
+and need no script. Their addresses are :func:`team_url`, :func:`replay_url`,
+:func:`transcript_url` and :func:`live_url` (the web server serves them,
+:mod:`vvw.ladder.web`), ``/`` (the leaderboard) and ``/games`` (the games in progress and
+the latest ones).
 """
 
-import html
 import time
 from collections.abc import Collection, Iterable, Sequence
 from urllib.parse import quote
@@ -19,34 +19,21 @@ from vvw.ladder.store import GameStatus, StoredGame
 from vvw.ladder.tables import Standing, TeamReport
 from vvw.records.stats import format_elo
 from vvw.records.tally import Tally
+from vvw.web.html import Markup, document, element, join, markup, render
 
 STYLE = """
-:root { --vampires: #c62828; --werewolves: #1565c0; --ink: #222; }
-body { margin: 0; font: 14px/1.4 system-ui, sans-serif; color: var(--ink); background: #fafafa; }
-header { padding: 8px 14px; background: #fff; border-bottom: 1px solid #ddd; }
-header h1 { font-size: 17px; margin: 0; display: inline; }
+header h1 { display: inline; }
 nav { display: inline; margin-left: 16px; }
 nav a { margin-right: 10px; }
 main { padding: 10px 14px; }
-section { background: #fff; border: 1px solid #ddd; border-radius: 4px; padding: 8px 10px;
-  margin-bottom: 10px; overflow-x: auto; }
-section h2 { font-size: 13px; margin: 0 0 6px 0; text-transform: uppercase; color: #555; }
-table { border-collapse: collapse; }
-td, th { padding: 2px 8px; text-align: left; font-variant-numeric: tabular-nums;
-  vertical-align: top; white-space: nowrap; }
-th { border-bottom: 1px solid #ddd; }
-td.number, th.number { text-align: right; }
-.vampires { color: var(--vampires); font-weight: 600; }
-.werewolves { color: var(--werewolves); font-weight: 600; }
-.muted { color: #777; }
-.online { color: #2e7d32; font-weight: 600; }
+section { padding: 8px 10px; }
+section h2 { font-size: 13px; margin: 0 0 6px 0; text-transform: uppercase;
+  color: var(--ink-soft); }
+.online { color: var(--good); font-weight: 600; }
 td.wrapped { white-space: normal; min-width: 10em; max-width: 36em; }
-.reason { color: #8a1c1c; white-space: pre-wrap; }
+.reason { color: var(--abnormal); white-space: pre-wrap; }
 """
-
-
-def _text(value: object) -> str:
-    return html.escape(str(value), quote=True)
+"""The ladder's pages' own style, after the pages' shared one (:data:`vvw.web.html.STYLE`)."""
 
 
 def team_url(name: str) -> str:
@@ -69,19 +56,23 @@ def live_url(game: StoredGame) -> str:
     return f"/live/?game={game.id}"
 
 
-def _link(url: str, label: str) -> str:
-    return f'<a href="{_text(url)}">{_text(label)}</a>'
+def _link(url: str, label: str) -> Markup:
+    return element("a", label, href=url)
 
 
-def _player(name: str, species: Kind | None = None) -> str:
-    css = "" if species is None else f' class="{species.name.lower()}"'
-    return f'<a{css} href="{_text(team_url(name))}">{_text(name)}</a>'
+def _player(name: str, species: Kind | None = None) -> Markup:
+    css = None if species is None else species.name.lower()
+    return element("a", name, class_=css, href=team_url(name))
 
 
-def _ago(then: float | None, now: float) -> str:
+def _muted(words: str) -> Markup:
+    return element("span", words, class_="muted")
+
+
+def _ago(then: float | None, now: float) -> Markup:
     """``5 min ago``, with the exact time (UTC) as the tooltip; ``never`` for ``None``."""
     if then is None:
-        return '<span class="muted">never</span>'
+        return _muted("never")
     seconds = max(0.0, now - then)
     if seconds < 60:
         words = "just now"
@@ -92,15 +83,15 @@ def _ago(then: float | None, now: float) -> str:
     else:
         words = f"{int(seconds // 86400)} days ago"
     exact = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(then))
-    return f'<span title="{exact}">{words}</span>'
+    return element("span", words, title=exact)
 
 
-def _rating(rating: Rating | None, anchor: bool) -> tuple[str, str]:
+def _rating(rating: Rating | None, anchor: bool) -> tuple[object, object]:
     """The rating and its ``±`` cells."""
     if rating is None or (not rating.games and not anchor):
-        return '<span class="muted">-</span>', ""
+        return _muted("-"), ""
     if anchor:
-        return f"{rating.elo:.0f}", '<span class="muted">anchor</span>'
+        return f"{rating.elo:.0f}", _muted("anchor")
     return f"{rating.elo:.0f}", f"± {rating.error:.0f}"
 
 
@@ -109,45 +100,56 @@ def _wdl(tally: Tally) -> str:
 
 
 def _table(
-    head: Sequence[str],
-    rows: Iterable[Sequence[str]],
+    head: Sequence[object],
+    rows: Iterable[Sequence[object]],
     numbers: Iterable[int] = (),
     wrapped: Iterable[int] = (),
-) -> str:
-    """A table whose cells are HTML already; ``numbers``: columns aligned right;
-    ``wrapped``: columns whose long texts wrap (the others stay on one line)."""
+) -> Markup:
+    """A table, one ``<tr>`` a line (text escaped, markup kept); ``numbers``: columns
+    aligned right; ``wrapped``: columns whose long texts wrap (the others stay on one
+    line)."""
     css = {i: "number" for i in numbers} | {i: "wrapped" for i in wrapped}
 
-    def line(tag: str, cells: Sequence[str]) -> str:
-        out = []
-        for i, content in enumerate(cells):
-            attribute = f' class="{css[i]}"' if i in css else ""
-            out.append(f"<{tag}{attribute}>{content}</{tag}>")
-        return "<tr>" + "".join(out) + "</tr>"
+    def line(tag: str, cells: Sequence[object]) -> Markup:
+        return element(
+            "tr", (element(tag, cell, class_=css.get(i)) for i, cell in enumerate(cells))
+        )
 
-    return "\n".join(["<table>", line("th", head), *(line("td", row) for row in rows), "</table>"])
+    lines = join("\n", [line("th", head), *(line("td", row) for row in rows)])
+    return element("table", markup("\n"), lines, markup("\n"))
 
 
-def _document(title: str, body: str) -> str:
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_text(title)} — vvw ladder</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-        f'<header><h1>{_text(title)}</h1><nav><a href="/">leaderboard</a>'
-        '<a href="/games">games</a><a href="/live/">live</a></nav></header>\n'
-        f"<main>\n{body}\n</main>\n</body>\n</html>\n"
+NAVIGATION = element(
+    "nav",
+    _link("/", "leaderboard"),
+    _link("/games", "games"),
+    _link("/live/", "live"),
+)
+
+
+def _document(title: str, *body: object) -> str:
+    return document(
+        f"{title} — vvw ladder",
+        STYLE,
+        element("header", element("h1", title), NAVIGATION),
+        element("main", markup("\n"), join("\n", body), markup("\n")),
     )
 
 
-def _name_cell(standing: Standing) -> str:
+def _section(*content: object) -> Markup:
+    """A section, its parts one a line."""
+    return element("section", markup("\n"), join("\n", content), markup("\n"))
+
+
+def _name_cell(standing: Standing) -> Markup:
     player = standing.player
     notes = []
     if player.builtin is not None:
         notes.append("built-in bot")
     if player.removed is not None:
         notes.append("removed")
-    note = f' <span class="muted">({", ".join(notes)})</span>' if notes else ""
-    return _player(player.name) + note
+    note = [" ", _muted(f"({', '.join(notes)})")] if notes else []
+    return render([_player(player.name), *note])
 
 
 def leaderboard_page(standings: Sequence[Standing], now: float) -> str:
@@ -163,7 +165,7 @@ def leaderboard_page(standings: Sequence[Standing], now: float) -> str:
                 error,
                 str(standing.tally.games),
                 _wdl(standing.tally),
-                '<span class="online">online</span>' if standing.online else "",
+                element("span", "online", class_="online") if standing.online else "",
                 "" if standing.player.builtin else _ago(standing.player.last_seen, now),
             )
         )
@@ -173,54 +175,58 @@ def leaderboard_page(standings: Sequence[Standing], now: float) -> str:
         numbers=(0, 2, 3, 4),
     )
     if not standings:
-        table = '<p class="muted">No players yet.</p>'
-    note = (
-        '<p class="muted">Elo from every finished game at once, with its 95 % interval;'
-        " the anchor's rating is fixed. Aborted games are kept but not rated.</p>"
+        table = element("p", "No players yet.", class_="muted")
+    note = element(
+        "p",
+        "Elo from every finished game at once, with its 95 % interval;"
+        " the anchor's rating is fixed. Aborted games are kept but not rated.",
+        class_="muted",
     )
-    return _document("Ladder", f"<section>\n{table}\n{note}\n</section>")
+    return _document("Ladder", _section(table, note))
 
 
-def _result(game: StoredGame) -> str:
+def _result(game: StoredGame) -> object:
     if game.status is GameStatus.PLAYING:
-        return '<span class="muted">playing</span>'
+        return _muted("playing")
     if game.status is GameStatus.ABORTED:
-        return '<span class="muted">aborted</span>'
+        return _muted("aborted")
     if game.winner is None:
         return "draw"
     name = game.vampires if game.winner is Kind.VAMPIRES else game.werewolves
-    return f"{_player(name, game.winner)} won"
+    return [_player(name, game.winner), " won"]
 
 
-def _how(game: StoredGame) -> str:
+def _how(game: StoredGame) -> object:
     if game.termination is None:
         return ""
-    how = _text(game.termination.value)
+    how: list[object] = [game.termination.value]
     if game.abnormal and game.detail:
-        how += f': <span class="reason">{_text(game.detail)}</span>'
+        how += [": ", element("span", game.detail, class_="reason")]
     return how
 
 
-def _files(game: StoredGame, analysed: Collection[int]) -> str:
+def _files(game: StoredGame, analysed: Collection[int]) -> object:
     if game.status is GameStatus.PLAYING:
         return _link(live_url(game), "watch live")
     if game.transcript is None:
         return ""
     replay = "replay + analysis" if game.id in analysed else "replay"
-    return f"{_link(replay_url(game), replay)} {_link(transcript_url(game), 'transcript')}"
+    return [_link(replay_url(game), replay), " ", _link(transcript_url(game), "transcript")]
 
 
 def _game_rows(
     games: Iterable[StoredGame], now: float, analysed: Collection[int]
-) -> list[tuple[str, ...]]:
+) -> list[tuple[object, ...]]:
     return [
         (
             str(game.id),
             _ago(game.started, now),
-            _text(game.map),
-            _player(game.vampires, Kind.VAMPIRES)
-            + " vs "
-            + _player(game.werewolves, Kind.WEREWOLVES),
+            game.map,
+            [
+                _player(game.vampires, Kind.VAMPIRES),
+                " vs ",
+                _player(game.werewolves, Kind.WEREWOLVES),
+            ],
             _result(game),
             _how(game),
             "" if game.status is GameStatus.PLAYING else str(game.plies),
@@ -242,40 +248,22 @@ def games_page(
     others = [game for game in games if game.status is not GameStatus.PLAYING]
     return _document(
         "Games",
-        "\n".join(
-            (
-                _games_section("In progress", playing, now, "No game is being played now."),
-                _games_section(
-                    "Latest games, newest first", others, now, "No games yet.", analysed
-                ),
-            )
-        ),
+        _games_section("In progress", playing, now, "No game is being played now."),
+        _games_section("Latest games, newest first", others, now, "No games yet.", analysed),
     )
 
 
 def not_found_page(what: str) -> str:
     """A page saying that what was asked for is not there."""
-    return _document("Not found", f"<section>\n<p>{_text(what)}.</p>\n</section>")
+    return _document("Not found", _section(element("p", f"{what}.")))
 
 
-def team_page(report: TeamReport, now: float, analysed: Collection[int] = frozenset()) -> str:
-    """A team's page: its standing, results by map and by opponent, its abnormal games
-    with their exact reasons and transcripts, its latest games (``analysed``: as for
-    :func:`games_page`)."""
-    standing = report.standing
-    rating, error = _rating(standing.rating, standing.anchor)
-    rank = "unranked" if standing.rank is None else f"#{standing.rank}"
-    seen = "" if standing.player.builtin else f", last seen {_ago(standing.player.last_seen, now)}"
-    online = ' <span class="online">online</span>' if standing.online else ""
-    summary = (
-        f"<p>{_name_cell(standing)}: {rank}, rating {rating} {error},"
-        f" {standing.tally.games} games ({_wdl(standing.tally)}){seen}{online}</p>"
-    )
-    by_map = _table(
+def _by_map(report: TeamReport) -> Markup:
+    return _table(
         ("map", "rating", "± 95 %", "games", "W-D-L"),
         (
             (
-                _text(line.map),
+                line.map,
                 f"{line.rating.elo:.0f}",
                 f"± {line.rating.error:.0f}",
                 str(line.tally.games),
@@ -285,7 +273,10 @@ def team_page(report: TeamReport, now: float, analysed: Collection[int] = frozen
         ),
         numbers=(1, 2, 3),
     )
-    by_opponent = _table(
+
+
+def _by_opponent(report: TeamReport) -> Markup:
+    return _table(
         ("opponent", "games", "W-D-L", "score", "Elo difference ± 95 %"),
         (
             (
@@ -299,10 +290,39 @@ def team_page(report: TeamReport, now: float, analysed: Collection[int] = frozen
         ),
         numbers=(1, 3, 4),
     )
+
+
+def _summary(standing: Standing, now: float) -> Markup:
+    """A team's line: its name, rank, rating, games, last seen, online."""
+    rating, error = _rating(standing.rating, standing.anchor)
+    rank = "unranked" if standing.rank is None else f"#{standing.rank}"
+    seen = [] if standing.player.builtin else [", last seen ", _ago(standing.player.last_seen, now)]
+    online = [" ", element("span", "online", class_="online")] if standing.online else []
+    games = f" {standing.tally.games} games ({_wdl(standing.tally)})"
+    return element(
+        "p",
+        _name_cell(standing),
+        f": {rank}, rating ",
+        rating,
+        " ",
+        error,
+        ",",
+        games,
+        seen,
+        online,
+    )
+
+
+def team_page(report: TeamReport, now: float, analysed: Collection[int] = frozenset()) -> str:
+    """A team's page: its standing, results by map and by opponent, its abnormal games
+    with their exact reasons and transcripts, its latest games (``analysed``: as for
+    :func:`games_page`)."""
     sections = [
-        f"<section>\n{summary}\n</section>",
-        f"<section>\n<h2>By map</h2>\n{by_map}\n</section>" if report.by_map else "",
-        f"<section>\n<h2>By opponent</h2>\n{by_opponent}\n</section>" if report.by_opponent else "",
+        _section(_summary(report.standing, now)),
+        _section(element("h2", "By map"), _by_map(report)) if report.by_map else None,
+        _section(element("h2", "By opponent"), _by_opponent(report))
+        if report.by_opponent
+        else None,
         _games_section(
             "Abnormal games",
             report.abnormal,
@@ -312,7 +332,7 @@ def team_page(report: TeamReport, now: float, analysed: Collection[int] = frozen
         ),
         _games_section("Latest games", report.latest, now, "No games yet.", analysed),
     ]
-    return _document(standing.player.name, "\n".join(filter(None, sections)))
+    return _document(report.standing.player.name, *filter(None, sections))
 
 
 def _games_section(
@@ -321,10 +341,10 @@ def _games_section(
     now: float,
     empty: str,
     analysed: Collection[int] = frozenset(),
-) -> str:
+) -> Markup:
     body = (
         _table(GAME_HEAD, _game_rows(games, now, analysed), numbers=(0, 6), wrapped=(5,))
         if games
-        else f'<p class="muted">{_text(empty)}</p>'
+        else element("p", empty, class_="muted")
     )
-    return f"<section>\n<h2>{_text(title)}</h2>\n{body}\n</section>"
+    return _section(element("h2", title), body)

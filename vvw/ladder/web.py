@@ -1,13 +1,13 @@
 """The ladder's web pages, served beside its games by the project's HTTP server.
 
-:class:`LadderPages` is a :data:`vvw.web.Handler`:
+:class:`LadderPages` is a :data:`vvw.web.server.Handler`:
 
 - ``/`` the leaderboard, ``/games`` the games in progress and the latest ones,
   ``/teams/NAME`` a team's page (:mod:`vvw.ladder.pages`);
 - ``/games/ID/replay`` a finished game's replay (the viewer's page, with the game's
   analysis when ``vvw analyse`` made one beside the transcript), ``/games/ID/transcript``
   its transcript (JSON Lines, as plain text);
-- ``/live/`` the live view of the games in progress (:func:`vvw.view.live.view_handler`).
+- ``/live/`` the live view of the games in progress (:func:`vvw.web.live.view_handler`).
 
 It never slows a game. Pages are made in a worker thread, one at a time, on a connection
 to the ladder's file of the thread's own (which never waits for a game being written nor
@@ -38,9 +38,9 @@ from vvw.ladder.pages import games_page, leaderboard_page, not_found_page, team_
 from vvw.ladder.ratings import Rating
 from vvw.ladder.store import LadderReader, Snapshot, StoredGame
 from vvw.ladder.tables import leaderboard, map_ratings_of, ratings_of, team_report
-from vvw.view.live import LiveHub, view_handler
-from vvw.view.page import replay_page
-from vvw.web import Exchange, Headers
+from vvw.web.live import LiveHub, view_handler
+from vvw.web.server import Exchange, Headers
+from vvw.web.viewer import replay_page
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 A ladder is served in a thread of its own (its server, its pages, fake bots that play a
 few games, one of which sends bytes that are a script); the browser then reads the pages
 as a class would. Screenshots are left in the test's folder. Skipped, with the reason,
-where Playwright or Chromium is missing (see tests/vvw/test_view_browser.py).
+where Playwright or Chromium is missing (see tests/vvw/web/test_view_browser.py).
 """
 
 import threading
@@ -18,11 +18,11 @@ from server.events import GameBegun
 from server.settings import Settings
 from tests.server.fakes import random_policy, scripted
 from tests.vvw.ladder.ladders import ManualClock, ended, ladder_settings, serving, team_bot
-from tests.vvw.test_view_browser import browser  # noqa: F401 (the fixture)
+from tests.vvw.web.test_view_browser import browser  # noqa: F401 (the fixture)
 from vvw.ladder.store import LadderStore
 from vvw.ladder.web import LadderPages
-from vvw.view.live import LiveHub
-from vvw.web import serve_http
+from vvw.web.live import LiveHub
+from vvw.web.server import serve_http
 
 HOSTILE = b"<script>document.title='owned'</script>"
 

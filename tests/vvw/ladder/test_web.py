@@ -11,8 +11,8 @@ from vvw.analysis.files import analysis_path
 from vvw.ladder.analysing import Analysed
 from vvw.ladder.store import LadderStore
 from vvw.ladder.web import FRESH, STALE, LadderPages
-from vvw.view.live import LiveHub
-from vvw.web import STREAMS_PER_ADDRESS, serve_http
+from vvw.web.live import LiveHub
+from vvw.web.server import STREAMS_PER_ADDRESS, serve_http
 
 
 @pytest.fixture

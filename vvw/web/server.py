@@ -1,13 +1,15 @@
 """The project's one small HTTP server: h11 over trio, read-only pages and event streams.
 
 :func:`serve_http` answers each connection's one request with a :data:`Handler` (the live
-view's, :mod:`vvw.view.live`; the ladder's pages, :mod:`vvw.ladder.web`), then closes it.
+view's, :mod:`vvw.web.live`; the ladder's pages, :mod:`vvw.ladder.web`), then closes it.
 It is meant to sit beside games without ever slowing them:
 
 - a connection has :data:`REQUEST_TIME` seconds to send its request, and
   :data:`SEND_TIME` to take each part of its answer;
 - at most ``connections`` are served at once: the next ones wait, unaccepted, in the
-  kernel's queue (a crowd of browsers costs the process nothing until its turn);
+  kernel's queue (a crowd of browsers costs the process nothing until its turn); the
+  accepting is :func:`trio.serve_listeners`' (which waits and tries again when the process
+  is out of file descriptors);
 - event streams (answers of unknown length) are bounded in all (half the connections by
   default) and per address, so that pages are always answered beside them: one more is
   refused (503); a stream whose browser closes is ended at once, its slot free;
@@ -23,7 +25,6 @@ it.
 """
 
 import contextlib
-import errno
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from urllib.parse import parse_qs, urlsplit
@@ -32,14 +33,15 @@ import attrs
 import h11
 import trio
 
+from vvw.web.html import element
+from vvw.web.palette import PALETTE
+
 log = logging.getLogger(__name__)
 
 REQUEST_TIME = 10.0
 """Seconds a browser has to send its request."""
 CONNECTIONS = 128
 """Connections served at once by default."""
-ACCEPT_RETRY = 0.1
-"""Seconds to wait before accepting again when the process is out of file descriptors."""
 READ_ONLY = ("GET", "HEAD")
 """The methods answered unless a server says otherwise (pages and event streams)."""
 MAX_BODY = 64 * 1024
@@ -50,12 +52,14 @@ STREAMS = CONNECTIONS // 2
 """Event streams open at once by default, in all: the other connections are for pages."""
 STREAMS_PER_ADDRESS = 16
 """Event streams open at once by default from one address."""
-FAVICON = (
-    b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
-    b'<path d="M0 0H16L0 16Z" fill="#c62828"/><path d="M16 0V16H0Z" fill="#1565c0"/></svg>'
-)
+FAVICON = element(
+    "svg",
+    element("path", d="M0 0H16L0 16Z", fill=PALETTE["vampires"]),
+    element("path", d="M16 0V16H0Z", fill=PALETTE["werewolves"]),
+    xmlns="http://www.w3.org/2000/svg",
+    viewBox="0 0 16 16",
+).encode()
 """The pages' icon, a square half vampire red, half werewolf blue (SVG)."""
-_OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS}
 Headers = Sequence[tuple[str, str]]
 
 
@@ -283,39 +287,24 @@ async def answer(
         await trio.aclose_forcefully(stream)
 
 
-async def _accept(
-    listener: trio.SocketListener,
-    handler: Handler,
-    methods: Sequence[str],
-    slots: trio.Semaphore,
-    streams: StreamSlots,
-    nursery: trio.Nursery,
-) -> None:
-    """Accept a connection whenever a slot is free, and answer it in a task of its own."""
+class _Bounded(trio.abc.Listener[trio.SocketStream]):
+    """A listener that accepts a connection only while one of ``slots`` is free (the next
+    ones wait, unaccepted, in the kernel's queue); the connection's handler gives its slot
+    back."""
 
-    async def one(stream: trio.SocketStream) -> None:
-        try:
-            await answer(stream, handler, methods, streams)
-        except Exception:  # one page must never bring the server down
-            log.exception("answering an HTTP request failed")
-        finally:
-            slots.release()
+    def __init__(self, listener: trio.SocketListener, slots: trio.Semaphore) -> None:
+        self._listener, self._slots = listener, slots
 
-    while True:
-        await slots.acquire()
+    async def accept(self) -> trio.SocketStream:
+        await self._slots.acquire()
         try:
-            stream = await listener.accept()
-        except OSError as error:
-            slots.release()
-            if error.errno not in _OUT_OF_RESOURCES:
-                raise
-            log.warning("cannot accept a connection (%s): trying again", error)
-            await trio.sleep(ACCEPT_RETRY)
-            continue
-        except BaseException:
-            slots.release()
+            return await self._listener.accept()
+        except BaseException:  # out of file descriptors (trio tries again), or cancelled
+            self._slots.release()
             raise
-        nursery.start_soon(one, stream)
+
+    async def aclose(self) -> None:
+        await self._listener.aclose()
 
 
 async def serve_http(
@@ -338,7 +327,14 @@ async def serve_http(
     if streams is None:
         half = max(1, connections // 2)
         streams = StreamSlots(half, min(STREAMS_PER_ADDRESS, half))
-    async with trio.open_nursery() as nursery:
-        for listener in listeners:
-            nursery.start_soon(_accept, listener, handler, methods, slots, streams, nursery)
-        task_status.started(listeners[0].socket.getsockname()[1])
+
+    async def one(stream: trio.SocketStream) -> None:
+        try:
+            await answer(stream, handler, methods, streams)
+        except Exception:  # one page must never bring the server down
+            log.exception("answering an HTTP request failed")
+        finally:
+            slots.release()
+
+    task_status.started(listeners[0].socket.getsockname()[1])
+    await trio.serve_listeners(one, [_Bounded(listener, slots) for listener in listeners])

@@ -1,171 +1,9 @@
-<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>vvw — Vampires vs Werewolves</title>
-<style>
-  :root { --vampires: #c62828; --werewolves: #1565c0; --humans: #6d8f3a; --ink: #222;
-          --font: system-ui, sans-serif; }
-  * { box-sizing: border-box; }
-  body { margin: 0; font: 14px/1.4 var(--font); color: var(--ink); background: #fafafa; }
-  header { display: flex; gap: 6px 18px; align-items: baseline; flex-wrap: wrap;
-           padding: 6px 14px; background: #fff; border-bottom: 1px solid #ddd; }
-  header h1 { font-size: 17px; margin: 0; }
-  #result { flex: 1 1 300px; min-width: 0; white-space: nowrap; overflow: hidden;
-            text-overflow: ellipsis; }
-  #download, #dashboard { font-size: 13px; }
-  .vampires { color: var(--vampires); font-weight: 600; }
-  .werewolves { color: var(--werewolves); font-weight: 600; }
-  .humans { color: var(--humans); font-weight: 600; }
-  main { display: flex; gap: 14px; padding: 6px 14px 10px; align-items: flex-start; flex-wrap: wrap; }
-  #board-box { flex: 0 0 auto; min-width: 300px; max-width: 100%; contain: content; }
-  .controls { display: flex; gap: 6px; align-items: center; margin: 0 0 6px; flex-wrap: wrap; }
-  .controls button { min-width: 30px; padding: 2px 7px; }
-  #slider { flex: 1 1 160px; min-width: 120px; }
-  #stage { position: relative; line-height: 0; touch-action: none; cursor: grab;
-           user-select: none; }
-  #stage.dragging { cursor: grabbing; }
-  #board { position: absolute; left: 0; top: 0; }
-  #overlay { position: absolute; left: 0; top: 0; pointer-events: none; }
-  #board-frame { fill: none; stroke: #bbb; }
-  #arrows line { stroke: #111; stroke-linecap: round; }
-  #arrows polygon { fill: #111; }
-  #arrows .refused line { stroke: #d50000; }
-  #arrows .refused polygon { fill: #d50000; }
-  #counts text { font-family: var(--font); font-weight: 600; fill: #fff;
-                 text-anchor: middle; dominant-baseline: central;
-                 font-variant-numeric: tabular-nums; paint-order: stroke; stroke-width: 2px; }
-  #badges rect { fill: #ffeb3b; stroke: #8a7a00; stroke-width: 0.6; }
-  #badges text { font: 700 11px var(--font); text-anchor: middle; dominant-baseline: central; }
-  #below { display: flex; gap: 6px 16px; flex-wrap: wrap; margin-top: 4px; min-height: 20px; }
-  aside { flex: 1 1 300px; min-width: 300px; max-width: 560px; display: flex;
-          flex-direction: column; }
-  section { background: #fff; border: 1px solid #ddd; border-radius: 4px; padding: 6px 10px;
-            margin-bottom: 8px; contain: content; }
-  section h2 { font-size: 12px; margin: 0 0 4px 0; text-transform: uppercase; color: #555; }
-  table { border-collapse: collapse; width: 100%; }
-  td, th { padding: 1px 5px; text-align: left; font-variant-numeric: tabular-nums;
-           vertical-align: top; }
-  #totals { display: flex; flex-wrap: wrap; gap: 0 16px; font-variant-numeric: tabular-nums; }
-  #moves, #battles, #notes { margin: 0; padding-left: 18px; }
-  #notes { list-style: none; padding-left: 0; }
-  #notes li.end { font-weight: 600; }
-  /* the newest game first, each numbered by its label; a ladder's two dozen fit */
-  #games { margin: 0; padding-left: 0; list-style: none; max-height: 60vh; overflow-y: auto;
-           font-size: 13px; }
-  #games li { cursor: pointer; }
-  #games li.current { font-weight: 700; }
-  #chart { width: 100%; height: 150px; display: block; cursor: pointer; }
-  #chart text { font: 10px var(--font); fill: #666; }
-  #chart .axis { stroke: #bbb; }
-  #chart .grid { stroke: #eee; }
-  #list-scroll { position: relative; overflow-y: auto; }
-  #move-list { font-size: 13px; }
-  #move-list th { position: sticky; top: 0; background: #fff; color: #555; font-weight: 600;
-                  font-size: 12px; }
-  #move-list tbody tr { cursor: pointer; }
-  #move-list tbody tr:hover td { background: #f3f3f3; }
-  #move-list tr.current td { background: #fff4c2; }  /* on the cells: a step repaints less */
-  #move-list tr.current:hover td { background: #ffec99; }
-  #move-list tr.end td { color: #444; font-weight: 600; border-top: 1px solid #ccc; }
-  #move-list .mark { color: #b00020; font-weight: 700; margin-left: 2px; }
-  #move-list td.think { text-align: right; color: #555; white-space: nowrap; }
-  #move-list td.battles { white-space: nowrap; }
-  .muted { color: #777; }
-  #status { font-size: 12px; }
-  #status.finished { color: #2e7d32; font-weight: 600; font-size: 13px; }
-  /* The analysis (vvw analyse): winning chances under the board, marks, the better ply. */
-  #analysis-box { margin-top: 6px; }
-  #wins { width: 100%; height: 110px; display: block; cursor: pointer; }
-  #wins text { font: 10px var(--font); fill: #666; }
-  #wins .axis { stroke: #bbb; }
-  #wins .grid { stroke: #eee; }
-  #wins .mark { cursor: pointer; stroke: #fff; stroke-width: 1; }
-  #wins .mark.mistake { fill: #ef6c00; }
-  #wins .mark.blunder { fill: #b00020; }
-  #sides { font-size: 12px; margin-top: 2px; width: auto; }
-  #sides td { padding: 0 14px 0 0; }
-  #turning { font-size: 12px; margin: 4px 0 0; padding-left: 18px; max-width: 760px; }
-  #arrows .better line { stroke: #2e7d32; }
-  #arrows .better polygon { fill: #2e7d32; }
-  #battles .luck { color: #555; }
-</style>
-</head>
-<body>
-<header>
-  <h1><span class="vampires" id="name-vampires">vampires</span> vs
-      <span class="werewolves" id="name-werewolves">werewolves</span>
-      <span class="muted" id="map-on" hidden>on <span id="map-name"></span></span></h1>
-  <span id="result" class="muted">game in progress</span>
-  <a id="download" hidden>download the transcript</a>
-  <a id="dashboard" hidden>the tournament</a>
-  <span id="status" class="muted"></span>
-</header>
-<main>
-  <div id="board-box">
-    <div class="controls">
-      <button id="first" title="first ply (Home)">|◀</button>
-      <button id="prev" title="previous ply (←)">◀</button>
-      <button id="play" title="play / pause (space)">play</button>
-      <button id="next" title="next ply (→)">▶</button>
-      <button id="last" title="last ply (End)">▶|</button>
-      <input id="slider" type="range" min="0" max="0" value="0" aria-label="ply">
-      <span>ply <span id="ply">0</span> / <span id="ply-count">0</span></span>
-      <label>speed <select id="speed">
-        <option value="0.5">½×</option><option value="1" selected>1×</option>
-        <option value="2">2×</option><option value="4">4×</option><option value="8">8×</option>
-      </select></label>
-      <span>
-        <button id="zoom-out" title="zoom out (−)" aria-label="zoom out">−</button>
-        <button id="zoom-in" title="zoom in (+, or the mouse wheel over the board)"
-                aria-label="zoom in">+</button>
-        <button id="zoom-fit" title="the whole board (0)">fit</button>
-      </span>
-    </div>
-    <div id="stage"><canvas id="board" width="300" height="300"></canvas>
-      <svg id="overlay"><rect id="board-frame"></rect>
-        <svg id="area"><g id="arrows"></g><g id="counts"></g><g id="extra"></g><g id="badges"></g></svg></svg>
-    </div>
-    <div id="below"><span id="ply-side" class="muted"></span>
-      <span id="hover" class="muted"></span><span id="hint" class="muted"></span></div>
-    <section id="analysis-box" hidden><h2>Winning chances of the vampires
-      <span class="muted" id="analysis-settings"></span></h2>
-      <svg id="wins" role="img" aria-label="the vampires' winning chances over the game"></svg>
-      <table id="sides"><tbody></tbody></table>
-      <ul id="turning"></ul>
-    </section>
-  </div>
-  <aside>
-    <section id="games-box" hidden><h2>Games</h2><ol id="games"></ol></section>
-    <section><h2>Creatures</h2>
-      <div id="totals"><span><span class="humans">humans</span> <span id="count-humans">0</span></span>
-        <span><span class="vampires">vampires</span> <span id="count-vampires">0</span></span>
-        <span><span class="werewolves">werewolves</span> <span id="count-werewolves">0</span></span></div>
-      <svg id="chart" role="img" aria-label="creatures over the game"></svg>
-    </section>
-    <section><h2>This ply</h2>
-      <ul id="notes"></ul>
-      <ul id="moves"></ul>
-      <ul id="battles"></ul>
-    </section>
-    <section id="list-box"><h2>Moves</h2>
-      <div id="list-scroll"><table id="move-list">
-        <thead><tr><th>ply</th><th></th><th>moves</th><th>think</th><th>battles</th></tr></thead>
-        <tbody></tbody></table></div>
-    </section>
-    <section><h2>Cells</h2>
-      <details id="cells-box"><summary>occupied cells (<span id="cell-count">0</span>)</summary>
-      <table id="cells"><thead><tr><th>x</th><th>y</th><th>kind</th><th>count</th></tr></thead>
-      <tbody></tbody></table></details>
-    </section>
-  </aside>
-</main>
-<script id="vvw-config" type="application/json">/*VVW_CONFIG*/</script>
-<script>
+// The viewer's script (vvw/web/viewer.html): a replay's events or a live game, drawn.
 "use strict";
 const KINDS = {1: "humans", 2: "vampires", 3: "werewolves"};
-const COLOURS = {1: "#6d8f3a", 2: "#c62828", 3: "#1565c0"};
+const PALETTE = getComputedStyle(document.documentElement);  // vvw/web/palette.py's
+const colour = (name) => PALETTE.getPropertyValue("--" + name).trim();
+const COLOURS = {1: colour("humans"), 2: colour("vampires"), 3: colour("werewolves")};
 const INITIAL = {vampires: "V", werewolves: "W"};
 const config = JSON.parse(document.getElementById("vvw-config").textContent);
 const $ = (id) => document.getElementById(id);
@@ -383,10 +221,10 @@ function drawCanvas(frame) {
   g.rect(area.x, area.y, area.w, area.h);
   g.clip();
   g.translate(area.x + ox, area.y + oy);
-  g.fillStyle = "#fff";
+  g.fillStyle = colour("panel");
   g.fillRect(0, 0, game.cols * s, game.rows * s);
   if (s >= 6) {
-    g.strokeStyle = "#e6e6e6";
+    g.strokeStyle = colour("cell-line");
     g.lineWidth = 1;
     g.beginPath();
     for (let x = seen.x0; x <= seen.x1; x++) { g.moveTo(x * s + 0.5, seen.y0 * s); g.lineTo(x * s + 0.5, seen.y1 * s); }
@@ -400,7 +238,7 @@ function drawCanvas(frame) {
     g.fillStyle = COLOURS[kind];
     g.fillRect(x * s + pad, y * s + pad, s - 2 * pad, s - 2 * pad);
   }
-  g.strokeStyle = "#ff9800";
+  g.strokeStyle = colour("highlight");
   g.lineWidth = Math.max(1.5, s / 8);
   for (const battle of frame.battles) {
     const [x, y] = battle.cell;
@@ -413,7 +251,7 @@ function drawCanvas(frame) {
 // Column numbers above the board and row numbers to its left, as many as fit.
 function drawAxes(g, seen) {
   const {s, ox, oy, area} = view;
-  g.fillStyle = "#777";
+  g.fillStyle = colour("muted");
   g.font = `10px ${getComputedStyle(document.body).getPropertyValue("--font")}`;
   g.textBaseline = "middle";
   g.textAlign = "center";
@@ -783,7 +621,7 @@ function drawChart() {
                                 points: points.join(" ")}));
   }
   parts.push(svg("line", {id: "chart-marker", y1: CHART.top, y2: CHART.top + plotH,
-                          stroke: "#888", "stroke-dasharray": "3 3"}));
+                          stroke: colour("guide"), "stroke-dasharray": "3 3"}));
   chart.replaceChildren(...parts);
   chart.dataset.last = last;
   moveChartMarker();
@@ -933,7 +771,7 @@ $("stage").addEventListener("dblclick", (event) => {
   if (game && !hooks.cell.length) zoomAt(...areaPoint(event), 2);  // clicks have a use: no zoom
 });
 
-// --- Parts of a page's own (vvw/view/page.py's extras: the person at the board; later
+// --- Parts of a page's own (vvw/web/viewer.py's extras: the person at the board; later
 // tools' panels): they find the game and hook into the page here. ---------------------
 // hooks.show: f(frame) after a ply is shown; hooks.overlay: f(frame) → SVG elements drawn
 // over the board and its counts (under the move badges); hooks.cell: f(x, y) for a click
@@ -1084,7 +922,7 @@ function drawWins() {
   const line = points.map(([i, v]) => `${px(i).toFixed(1)},${py(v).toFixed(1)}`);
   parts.push(svg("polygon", {points: [`${px(points[0][0])},${py(50)}`, ...line,
                                       `${px(points[points.length - 1][0])},${py(50)}`].join(" "),
-                             fill: "rgba(198, 40, 40, 0.12)", stroke: "none"}));
+                             fill: COLOURS[2], "fill-opacity": 0.12, stroke: "none"}));
   parts.push(svg("polyline", {points: line.join(" "), fill: "none", stroke: COLOURS[2],
                               "stroke-width": 1.6}));
   for (const entry of shown) {
@@ -1098,7 +936,7 @@ function drawWins() {
     dot.appendChild(title);
     parts.push(dot);
   }
-  parts.push(svg("line", {id: "wins-marker", y1: WINS.top, y2: WINS.top + plotH, stroke: "#888",
+  parts.push(svg("line", {id: "wins-marker", y1: WINS.top, y2: WINS.top + plotH, stroke: colour("guide"),
                           "stroke-dasharray": "3 3"}));
   chart.replaceChildren(...parts);
   chart.dataset.last = last;
@@ -1204,7 +1042,3 @@ if (config.live) {
     $("dashboard").hidden = false;
   }
 }
-</script>
-<!--VVW_EXTRAS-->
-</body>
-</html>

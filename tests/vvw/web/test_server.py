@@ -1,10 +1,11 @@
-"""The project's HTTP server (vvw/web.py) over loopback: bounded, one request a connection."""
+"""The project's HTTP server (vvw/web/server.py) over loopback: bounded, one request a
+connection."""
 
 import trio
 import trio.testing
 
 from tests.helpers.http import fetch
-from vvw.web import FAVICON, MAX_BODY, Exchange, StreamSlots, serve_http
+from vvw.web.server import FAVICON, MAX_BODY, Exchange, StreamSlots, serve_http
 
 
 async def _ask(stream: trio.SocketStream, path: str) -> bytes:

@@ -24,12 +24,12 @@ from vvw.cli import main
 from vvw.commands.proxy import Trace, run_proxy
 from vvw.ports import Listening
 from vvw.transcripts import read_transcript
-from vvw.view.live import QUEUE, LiveHub, live_view, serve_view
-from vvw.view.model import SHOWN_BYTES, view_events
-from vvw.view.page import page
+from vvw.web.live import QUEUE, LiveHub, live_view, serve_view
+from vvw.web.model import SHOWN_BYTES, view_events
+from vvw.web.viewer import page
 
-MAPS = Path(__file__).resolve().parents[2] / "maps"
-BOT = Path(__file__).resolve().parents[1] / "server" / "bots" / "bot.py"
+MAPS = Path(__file__).resolve().parents[3] / "maps"
+BOT = Path(__file__).resolve().parents[2] / "server" / "bots" / "bot.py"
 """A bot process of the tests (see its docstring): ``play`` plays at random."""
 
 

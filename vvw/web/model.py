@@ -1,7 +1,7 @@
 """What the game viewer shows, built from a transcript's records one at a time.
 
 A :class:`ViewBuilder` turns transcript records (:mod:`protocol.transcript`) into *view
-events*, small JSON-ready dicts the page in ``page.html`` understands:
+events*, small JSON-ready dicts the page's script (``viewer.js``) understands:
 
 - ``{"type": "start", "map", "rows", "cols", "board", "names"}`` once the board is known
   (from the first ``MAP`` sent); ``board`` holds ``[x, y, kind, count]`` cells, kind 1 for

@@ -9,7 +9,7 @@ from vvw.cli import main
 from vvw.commands.tournament import kept_transcript
 from vvw.records.results import GameLine, Header, ResultsWriter, Side
 from vvw.records.standings import standings
-from vvw.view.dashboard import FinishedGame, dashboard_body, dashboard_page
+from vvw.web.dashboard import FinishedGame, dashboard_body, dashboard_page
 
 EVIL = "<img src=x onerror=alert(1)>"
 

@@ -2,13 +2,13 @@
 
 A :class:`LiveHub` takes each game's transcript records as they are written (a server's
 :class:`~server.events.TranscriptLine` events, see :meth:`LiveHub.listener`), turns them
-into view events (:mod:`vvw.view.model`) and pushes those to every viewer of that game.
-:func:`serve_view` serves the page and the event streams over :mod:`vvw.web` (a ladder
+into view events (:mod:`vvw.web.model`) and pushes those to every viewer of that game.
+:func:`serve_view` serves the page and the event streams over :mod:`vvw.web.server` (a ladder
 mounts :func:`view_handler` among its own pages); :func:`live_view` runs it for a command,
 and tells every page when the command ends:
 
 - ``GET /`` the page (``?game=ID`` for one game; without it, the latest game, followed
-  from one game to the next), or a tournament's dashboard (:mod:`vvw.view.dashboard`)
+  from one game to the next), or a tournament's dashboard (:mod:`vvw.web.dashboard`)
   when the command shows one and no game is asked for;
 - ``GET /events[?game=ID]`` the event stream: first the list of games and the game so far,
   then each event as it happens: ``view`` (the game's own), ``game`` (one game's line in
@@ -38,10 +38,10 @@ import trio
 from protocol.records import Record
 from server.events import EventSink, GameBegun, GameEnded, ServerEvent, TranscriptLine
 from vvw.ports import Listening, start_listening
-from vvw.view.dashboard import dashboard_page
-from vvw.view.model import ViewBuilder, ViewEvent
-from vvw.view.page import page
-from vvw.web import READ_ONLY, Exchange, Handler, serve_http
+from vvw.web.dashboard import dashboard_page
+from vvw.web.model import ViewBuilder, ViewEvent
+from vvw.web.server import READ_ONLY, Exchange, Handler, serve_http
+from vvw.web.viewer import page
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +136,7 @@ class LiveHub:
         self._left = trio.lowlevel.ParkingLot()
         """Where :meth:`close` waits for the viewers to go."""
         self.board: str | None = None
-        """The dashboard's body (HTML, :mod:`vvw.view.dashboard`), if the command has one:
+        """The dashboard's body (HTML, :mod:`vvw.web.dashboard`), if the command has one:
         ``/`` shows it, each game one click away."""
         self.notes: dict[str, Callable[[], Any]] = {}
         """The command's own events (``vvw play``'s ``turn``): the latest of each name, for
@@ -311,7 +311,7 @@ def view_handler(
     ``/games`` (the list of games), ``/replay?game=ID`` (a game's replay page, as far as
     it has been played). Paths are relative to where the handler is mounted (a page asks
     for ``events`` beside itself). The page gets ``config`` and ``extras`` too (see
-    :func:`~vvw.view.page.page`)."""
+    :func:`~vvw.web.viewer.page`)."""
     shown = {"live": True, "tournament": hub.tournament, **(config or {})}
 
     async def handle(exchange: Exchange) -> None:

@@ -18,7 +18,7 @@ import trio
 from engine.mapgen import generate_map
 from protocol.records import Ply, Record
 from tests.server.fakes import random_policy
-from tests.vvw.test_view import (
+from tests.vvw.web.test_view import (
     GARBAGE,
     ILLEGAL,
     boards_after_each_ply,
@@ -29,10 +29,10 @@ from vvw.cli import main
 from vvw.ports import Listening
 from vvw.records.results import read_results
 from vvw.transcripts import read_transcript
-from vvw.view.live import LiveHub, live_view
-from vvw.view.model import view_events
+from vvw.web.live import LiveHub, live_view
+from vvw.web.model import view_events
 
-MAPS = Path(__file__).resolve().parents[2] / "maps"
+MAPS = Path(__file__).resolve().parents[3] / "maps"
 KINDS = {1: "humans", 2: "vampires", 3: "werewolves"}
 
 
@@ -539,7 +539,7 @@ def test_a_headless_chromium_screenshot_of_the_live_page_finishes(transcript, tm
     assert shot.stat().st_size > 5000
 
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SLOW_BOT = (
     f"{sys.executable} {ROOT / 'tests' / 'server' / 'bots' / 'bot.py'} late {{host}} {{port}}"
 )

@@ -14,8 +14,8 @@ from engine.mapfile import load_map
 from server.settings import Settings
 from tests.helpers.http import fetch
 from vvw.cli import main
-from vvw.human import BotDidNotPlay, PageAgent, Seat, play_handler, play_person
-from vvw.participants import Participant
+from vvw.running.human import BotDidNotPlay, PageAgent, Seat, play_handler, play_person
+from vvw.running.participants import Participant
 from vvw.view.live import LiveHub, view_handler
 from vvw.web import serve_http
 

@@ -1,7 +1,7 @@
 """A game is scored by typed reasons, never by the wording of a message (issue 44).
 
 Every text the server's events carry (a drop's detail, a game's detail, names and peers)
-is reworded on its way to :func:`vvw.playing.play_one`, and so is every reason's enum
+is reworded on its way to :func:`vvw.running.playing.play_one`, and so is every reason's enum
 value: each way a bot can lose before or during its game must still be scored the same.
 """
 
@@ -17,8 +17,8 @@ from engine import EndReason, Kind, Termination
 from server.events import DropReason
 from server.settings import Settings
 from tests.helpers.maps import load
-from vvw import playing
-from vvw.participants import Participant
+from vvw.running import playing
+from vvw.running.participants import Participant
 
 BOT = Path(__file__).resolve().parents[1] / "server" / "bots" / "bot.py"
 SETTINGS = Settings(seed=1, connect_time=10.0)

@@ -49,8 +49,8 @@ from server.processes import BotProcess, start_bot, stop_bot
 from server.race import wait_unless
 from vvw import signals
 from vvw.argtypes import positive_float, positive_int
-from vvw.bots import BUILTIN, bot_command
 from vvw.errors import Stopped, UsageError, system_refusal
+from vvw.running.bots import BUILTIN, bot_command
 from vvw.wording import plural
 
 SMALL_MAP = (10, 8, 3, 1)  # width, height, homes, seed

@@ -23,7 +23,6 @@ from engine import Kind, Termination
 from engine.result import printable
 from server.events import fan_out
 from vvw import signals
-from vvw.botsfile import add_bots_argument, bots_named
 from vvw.errors import Stopped, UsageError
 from vvw.game_arguments import (
     add_settings_arguments,
@@ -33,14 +32,15 @@ from vvw.game_arguments import (
     transcript_folder,
 )
 from vvw.mapchoice import MapChoice, resolve_maps
-from vvw.participants import Participant, parse_participants
 from vvw.paths import PathError, make_folder
-from vvw.playing import Played, play_one
 from vvw.ports import Listening, check_free
 from vvw.progress import GameProgress
+from vvw.running.botsfile import add_bots_argument, bots_named
+from vvw.running.participants import Participant, parse_participants
+from vvw.running.playing import Played, play_one
+from vvw.running.seeds import derive, fresh_seed
 from vvw.runs import new_run_dir, remove_if_empty
 from vvw.scores import Scores
-from vvw.seeds import derive, fresh_seed
 from vvw.stats import Thinks, wdl_estimate
 from vvw.view.live import LiveHub, showing
 from vvw.wording import plural

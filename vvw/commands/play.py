@@ -2,7 +2,7 @@
 
 The page is the game's live view with a side to play (``vvw/view/play.html``): click a
 group, a target cell, a count; as many moves as the ply takes; send. The person's side is
-a protocol client like a bot's (:mod:`vvw.human`); the game is played by our server, and
+a protocol client like a bot's (:mod:`vvw.running.human`); the game is played by our server, and
 kept and recorded as any other: its transcript, and a results file that ``vvw tournament
 report`` reads.
 """
@@ -21,19 +21,19 @@ from engine.rules import Variant
 from server.settings import Settings
 from vvw import signals
 from vvw.argtypes import port_number, positive_float, positive_int
-from vvw.bots import time_budget
 from vvw.errors import Stopped, UsageError
 from vvw.game_arguments import add_battle_arguments, settings_record, split_maps_and_bots
-from vvw.human import PageAgent, Seat, play_handler, play_person
 from vvw.mapchoice import MapChoice, resolve_maps
-from vvw.participants import Participant, parse_participants
 from vvw.paths import make_folder
-from vvw.playing import Played, results_line
 from vvw.ports import Listening, check_free
 from vvw.results import Header, ResultsWriter
+from vvw.running.bots import time_budget
+from vvw.running.human import PageAgent, Seat, play_handler, play_person
+from vvw.running.participants import Participant, parse_participants
+from vvw.running.playing import Played, results_line
+from vvw.running.schedule import ScheduledGame
+from vvw.running.seeds import derive, fresh_seed
 from vvw.runs import new_run_dir
-from vvw.schedule import ScheduledGame
-from vvw.seeds import derive, fresh_seed
 from vvw.view.live import LiveHub, live_view, view_handler
 from vvw.wording import plies
 

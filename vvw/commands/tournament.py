@@ -21,7 +21,6 @@ from server.events import EventSink
 from server.settings import Settings
 from vvw import signals
 from vvw.argtypes import positive_float, positive_int
-from vvw.botsfile import add_bots_argument, bots_named
 from vvw.command_parser import CommandParser
 from vvw.documents import guide
 from vvw.errors import CommandError, Stopped, UsageError
@@ -34,9 +33,7 @@ from vvw.game_arguments import (
     split_maps_and_bots,
 )
 from vvw.mapchoice import resolve_maps
-from vvw.participants import Participant, parse_participants
 from vvw.paths import make_folder
-from vvw.playing import play_scheduled
 from vvw.ports import Listening, check_free
 from vvw.progress import RunProgress
 from vvw.results import (
@@ -46,9 +43,12 @@ from vvw.results import (
     combine_runs,
     read_results,
 )
+from vvw.running.botsfile import add_bots_argument, bots_named
+from vvw.running.participants import Participant, parse_participants
+from vvw.running.playing import play_scheduled
+from vvw.running.schedule import FORMATS, ScheduledGame, schedule, scheduled_numbers
+from vvw.running.seeds import fresh_seed
 from vvw.runs import new_run_dir, remove_if_empty
-from vvw.schedule import FORMATS, ScheduledGame, schedule, scheduled_numbers
-from vvw.seeds import fresh_seed
 from vvw.standings import Standings, format_text, standings, to_csv, to_json
 from vvw.stats import Sprt, parse_sprt
 from vvw.view.dashboard import FinishedGame, dashboard_body, write_report
@@ -202,7 +202,7 @@ def view_place(args: argparse.Namespace) -> Listening:
 
 
 class ClusterStartError(CommandError):
-    """The cluster could not play the run (see :class:`vvw.cluster.ClusterError`)."""
+    """The cluster could not play the run (see :class:`vvw.running.cluster.ClusterError`)."""
 
 
 LOOPBACK_ONLY = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
@@ -219,13 +219,13 @@ def _on_cluster(
     settings: Settings,
     games_dir: Path,
 ) -> int:
-    """The run with each game a task on a Ray cluster (see :mod:`vvw.cluster`)."""
+    """The run with each game a task on a Ray cluster (see :mod:`vvw.running.cluster`)."""
     if args.cluster == "local":
         # A cluster of this machine alone stays on the loopback interface: Ray reads this
         # when it is imported (and its processes inherit it). Not for a real cluster, whose
         # machines must reach this one.
         os.environ[LOOPBACK_ONLY] = "0"
-    from vvw import cluster  # the optional extra: only a --cluster run needs Ray
+    from vvw.running import cluster  # the optional extra: only a --cluster run needs Ray
 
     ship = None if args.ship is None else args.ship.resolve()
     options = cluster.ClusterOptions(args.cluster, args.cpus_per_game, args.workers, ship)

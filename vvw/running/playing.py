@@ -40,9 +40,9 @@ from server.processes import BotProcess, await_exit, start_bot, stop_bot
 from server.referee import play_game
 from server.serving import Transcripts, serve
 from server.settings import Settings
-from vvw.participants import Participant
 from vvw.results import GameLine, Side
-from vvw.schedule import ScheduledGame
+from vvw.running.participants import Participant
+from vvw.running.schedule import ScheduledGame
 
 SIDES = (Kind.VAMPIRES, Kind.WEREWOLVES)
 HUNG_UP = (Termination.DISCONNECT, Termination.STALL)

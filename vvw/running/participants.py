@@ -4,7 +4,7 @@ On the command line a participant is a built-in bot's name with its options
 (``"alphabeta --depth 4"``), a command (``"./mybot {host} {port}"``), or either one
 preceded by ``name=NAME`` and given as ``cmd=…`` (``name=mybot cmd="python bot.py"``), or
 all in one word (``"name=mybot python bot.py"``), or the name of a bot of a bots file
-(:mod:`vvw.botsfile`), which may also say the folder it runs in. Results are always kept
+(:mod:`vvw.running.botsfile`), which may also say the folder it runs in. Results are always kept
 per participant name, whatever name the bot sends in its NME.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import attrs
 
-from vvw.bots import BUILTIN, bot_command, check_builtin
+from vvw.running.bots import BUILTIN, bot_command, check_builtin
 
 NAME_FORM = 'name=NAME BOT, as two words (name=mine "./mybot {host} {port}") or one'
 

@@ -43,8 +43,8 @@ from server.processes import BotProcess, start_bot, stop_bot
 from server.serving import Transcripts, serve
 from server.settings import Settings
 from vvw.errors import CommandError
-from vvw.participants import Participant
-from vvw.playing import Exited, Played, aborted_in, file_stem
+from vvw.running.participants import Participant
+from vvw.running.playing import Exited, Played, aborted_in, file_stem
 from vvw.view.live import LiveHub
 from vvw.web import Exchange, Handler
 

@@ -14,8 +14,8 @@ from typing import TypeVar
 import attrs
 
 from vvw.mapchoice import MapChoice
-from vvw.participants import Participant
-from vvw.seeds import derive
+from vvw.running.participants import Participant
+from vvw.running.seeds import derive
 
 FORMATS = ("round-robin", "gauntlet")
 Player = TypeVar("Player")

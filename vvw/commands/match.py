@@ -37,7 +37,7 @@ from vvw.ports import Listening, check_free
 from vvw.progress import GameProgress
 from vvw.running.botsfile import add_bots_argument, bots_named
 from vvw.running.participants import Participant, parse_participants
-from vvw.running.playing import Played, play_one
+from vvw.running.runner import Played, play_one
 from vvw.running.seeds import derive, fresh_seed
 from vvw.runs import new_run_dir, remove_if_empty
 from vvw.scores import Scores

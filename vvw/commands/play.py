@@ -30,7 +30,8 @@ from vvw.results import Header, ResultsWriter
 from vvw.running.bots import time_budget
 from vvw.running.human import PageAgent, Seat, play_handler, play_person
 from vvw.running.participants import Participant, parse_participants
-from vvw.running.playing import Played, results_line
+from vvw.running.playing import results_line
+from vvw.running.runner import Played
 from vvw.running.schedule import ScheduledGame
 from vvw.running.seeds import derive, fresh_seed
 from vvw.runs import new_run_dir

@@ -37,7 +37,7 @@ from vvw.paths import PathError, make_folder
 from vvw.ports import Listening, check_free
 from vvw.progress import GameProgress
 from vvw.running.botsfile import add_bots_argument, bots_named
-from vvw.running.participants import Participant, parse_participants
+from vvw.running.participants import Participant, check_startable, parsed, understood
 from vvw.running.runner import Played, play_one
 from vvw.running.schedule import ScheduledGame, match_schedule
 from vvw.running.seeds import fresh_seed
@@ -236,17 +236,12 @@ def watch_again(played: list[Played]) -> str | None:
 
 def players_from(words: list[str], bots: Path | None = None) -> Pair:
     """The two participants named by ``words`` (or the bots file ``bots``), each able to start."""
-    try:
-        players = parse_participants(*bots_named(words, bots))
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    players = parsed(*bots_named(words, bots))
     if len(players) != 2:
-        understood = "; ".join(f"{p.name!r} ({p.spec})" for p in players) or "none"
-        raise UsageError(f"two bots play a match, got {len(players)}: {understood}")
-    for player in players:
-        why = player.problem()
-        if why is not None:
-            raise UsageError(f"cannot start {player.name}: {why}")
+        raise UsageError(
+            f"two bots play a match, got {len(players)}: {understood(players) or 'none'}"
+        )
+    check_startable(players)
     return players[0], players[1]
 
 

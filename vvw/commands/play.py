@@ -32,7 +32,7 @@ from vvw.ports import Listening, check_free
 from vvw.results import Header, ResultsWriter
 from vvw.running.bots import time_budget
 from vvw.running.human import PageAgent, Seat, play_handler, play_person
-from vvw.running.participants import Participant, parse_participants
+from vvw.running.participants import Participant, check_startable, parsed, understood
 from vvw.running.playing import results_line
 from vvw.running.runner import Played
 from vvw.running.schedule import ScheduledGame, play_schedule
@@ -49,17 +49,11 @@ METHODS = ("GET", "HEAD", "POST")
 
 def _bot(words: list[str], person: str) -> Participant:
     """The one bot of ``words``, able to start, not named as the person is."""
-    try:
-        players = parse_participants(words)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    players = parsed(words)
     if len(players) != 1:
-        understood = "; ".join(f"{p.name!r} ({p.spec})" for p in players)
-        raise UsageError(f"one bot plays you, got {len(players)}: {understood}")
+        raise UsageError(f"one bot plays you, got {len(players)}: {understood(players)}")
+    check_startable(players)
     [bot] = players
-    why = bot.problem()
-    if why is not None:
-        raise UsageError(f"cannot start {bot.name}: {why}")
     if bot.name == person:
         raise UsageError(f"you and the bot are both called {person!r}: give --name another")
     return bot

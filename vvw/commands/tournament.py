@@ -39,7 +39,7 @@ from vvw.results import (
     read_results,
 )
 from vvw.running.botsfile import add_bots_argument, bots_named
-from vvw.running.participants import Participant, parse_participants
+from vvw.running.participants import Participant, check_startable, parsed
 from vvw.running.playing import play_scheduled
 from vvw.running.schedule import FORMATS, ScheduledGame, schedule, scheduled_numbers
 from vvw.running.seeds import fresh_seed
@@ -77,10 +77,7 @@ DESCRIPTION = (
 def players_from(args: argparse.Namespace, bot_words: list[str]) -> list[Participant]:
     """The participants, each able to start (a shipped command is looked for on the
     workers only)."""
-    try:
-        players = parse_participants(*bots_named(bot_words, args.bots_file))
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    players = parsed(*bots_named(bot_words, args.bots_file))
     if len(players) < 2:
         raise UsageError(f"a tournament needs two participants or more, got {len(players)}")
     for player in players:
@@ -89,9 +86,7 @@ def players_from(args: argparse.Namespace, bot_words: list[str]) -> list[Partici
                 f"{player.name} runs in the folder {player.folder}; with --ship every bot"
                 " runs in the shipped folder: put it there, without folder ="
             )
-        why = player.problem(commands_too=args.ship is None)
-        if why is not None:
-            raise UsageError(f"cannot start {player.name}: {why}")
+    check_startable(players, commands_too=args.ship is None)
     return players
 
 

@@ -60,8 +60,8 @@ from tests.helpers.course import (
     UPD_VAMPIRES,
     UPD_WEREWOLVES,
 )
-from vvw.bots import extra_options
 from vvw.cli import main as vvw
+from vvw.running.bots import extra_options
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 THETRAP = load_map(MAPS / "thetrap.xml")

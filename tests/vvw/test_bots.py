@@ -2,7 +2,7 @@
 
 import sys
 
-from vvw.bots import bot_command, time_budget
+from vvw.running.bots import bot_command, time_budget
 
 
 def test_a_built_in_bot_leaves_a_tenth_of_the_move_time_and_at_least_a_tenth_of_a_second():

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from vvw.botsfile import read_bots
 from vvw.cli import main
-from vvw.participants import Participant, parse_participants
+from vvw.running.botsfile import read_bots
+from vvw.running.participants import Participant, parse_participants
 
 BOT = Path(__file__).resolve().parents[1] / "server" / "bots" / "bot.py"
 SAYS_WHERE = (

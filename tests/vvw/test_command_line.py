@@ -13,7 +13,7 @@ from engine import GameResult, Kind, PlayerRecord, Termination
 from vvw.cli import build_parser, main
 from vvw.command_parser import CommandParser
 from vvw.errors import BROKEN_PIPE, CommandError, Stopped, UsageError, ending
-from vvw.participants import Participant, parse_participants
+from vvw.running.participants import Participant, parse_participants
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "tests" / "server" / "bots" / "bot.py"

@@ -14,8 +14,8 @@ from engine.mapfile import load_map
 from server.settings import Settings
 from tests.helpers.http import fetch
 from vvw.cli import main
-from vvw.human import BotDidNotPlay, PageAgent, Seat, play_handler, play_person
-from vvw.participants import Participant
+from vvw.running.human import BotDidNotPlay, PageAgent, Seat, play_handler, play_person
+from vvw.running.participants import Participant
 from vvw.web.live import LiveHub, view_handler
 from vvw.web.server import serve_http
 
@@ -127,7 +127,7 @@ async def test_a_bot_that_never_plays_is_said_and_no_game_is_played(tmp_path):
     hub = LiveHub()
     seat = Seat(hub, Kind.WEREWOLVES)
     gone = Participant("gone", f"{sys.executable} {BOT} exit {{host}} {{port}}")
-    with pytest.raises(BotDidNotPlay, match="gone exited with code 4 before the game began"):
+    with pytest.raises(BotDidNotPlay, match="vampires-gone exited with code 4 before its NME"):
         await play_person(
             load_map(MAPS / "testmap.xml"),
             Settings(),

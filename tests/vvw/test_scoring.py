@@ -1,7 +1,7 @@
 """A game is scored by typed reasons, never by the wording of a message (issue 44).
 
 Every text the server's events carry (a drop's detail, a game's detail, names and peers)
-is reworded on its way to :func:`vvw.playing.play_one`, and so is every reason's enum
+is reworded on its way to :func:`vvw.running.runner.play_one`, and so is every reason's enum
 value: each way a bot can lose before or during its game must still be scored the same.
 """
 
@@ -17,8 +17,8 @@ from engine import EndReason, Kind, Termination
 from server.events import DropReason
 from server.settings import Settings
 from tests.helpers.maps import load
-from vvw import playing
-from vvw.participants import Participant
+from vvw.running import runner
+from vvw.running.participants import Participant
 
 BOT = Path(__file__).resolve().parents[1] / "server" / "bots" / "bot.py"
 SETTINGS = Settings(seed=1, connect_time=10.0)
@@ -43,12 +43,12 @@ def _reworded(value: Any) -> Any:
 @pytest.fixture
 def reworded(monkeypatch):
     """Every event's texts and every reason's enum value reworded for ``play_one``."""
-    serve = playing.serve
+    serve = runner.serve
 
     async def serve_reworded(*args, events, **options):
         return await serve(*args, events=lambda event: events(_reworded(event)), **options)
 
-    monkeypatch.setattr(playing, "serve", serve_reworded)
+    monkeypatch.setattr(runner, "serve", serve_reworded)
     for reason in (*DropReason, *EndReason):
         monkeypatch.setattr(reason, "_value_", f"reworded {reason.name.lower()}")
 
@@ -68,7 +68,7 @@ async def test_rewording_every_message_scores_no_game_differently(
     mode, termination, reworded, tmp_path
 ):
     with trio.fail_after(30):
-        played = await playing.play_one(
+        played = await runner.play_one(
             load("testmap"), SETTINGS, (_bot(mode), _bot("play")), tmp_path / "game"
         )
     result = played.result

@@ -17,7 +17,7 @@ from engine import GameState, Kind
 from server.settings import Settings
 from server.transcript import Transcript
 from tests.helpers.processes import processes_mentioning
-from vvw.bots import bot_command
+from vvw.running.bots import bot_command
 
 TINY = GameState.from_cells(2, 3, {(0, 0): (Kind.VAMPIRES, 4), (2, 1): (Kind.WEREWOLVES, 4)})
 

@@ -14,9 +14,9 @@ from engine import Kind, Termination
 from tests.helpers.processes import processes_mentioning
 from vvw.cli import main
 from vvw.mapchoice import resolve_maps
-from vvw.participants import parse_participants
 from vvw.records.results import read_results
-from vvw.schedule import schedule, scheduled_numbers
+from vvw.running.participants import parse_participants
+from vvw.running.schedule import schedule, scheduled_numbers
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "tests" / "server" / "bots" / "bot.py"

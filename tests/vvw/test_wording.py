@@ -19,7 +19,7 @@ from vvw.analysis.words import chances_text
 from vvw.cli import main
 from vvw.commands.play import _wins, _you
 from vvw.mapchoice import resolve_maps
-from vvw.participants import Participant
+from vvw.running.participants import Participant
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "docs" / "games" / "testmap-5x9-expectiminimax-vs-zcsn.jsonl"

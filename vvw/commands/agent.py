@@ -1,7 +1,7 @@
 """``vvw agent NAME [HOST] [PORT]``: run a built-in bot against any course-compatible server.
 
 ``NAME [HOST] [PORT] [--name X] [--time-budget S] [--games N] [--seed N]``: the argv contract
-``vvw match`` uses for built-in names (see :func:`vvw.bots.bot_command`). Options of the
+``vvw match`` uses for built-in names (see :func:`vvw.running.bots.bot_command`). Options of the
 bot's ``make()`` are given as ``-o KEY=VALUE`` or as plain ``--key value``
 (``alphabeta --depth 4`` → ``depth=4``).
 
@@ -21,8 +21,8 @@ from protocol.codec import ProtocolError
 from protocol.printable import printable
 from protocol.session import SessionError
 from vvw import signals
-from vvw.bots import add_agent_arguments, bot_options
 from vvw.errors import CommandError, Stopped, UsageError
+from vvw.running.bots import add_agent_arguments, bot_options
 from vvw.watching import recording
 from vvw.wording import plural
 

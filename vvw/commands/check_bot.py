@@ -15,8 +15,8 @@ from pathlib import Path
 
 from vvw import signals
 from vvw.argtypes import positive_float, positive_int
-from vvw.bots import BUILTIN, bot_command
 from vvw.errors import Stopped, UsageError, system_refusal
+from vvw.running.bots import BUILTIN, bot_command
 from vvw.running.compliance import STEPS, TEXTS, Checker, CheckOptions, Outcome, Status
 from vvw.running.compliance_game import cut
 

@@ -61,8 +61,8 @@ from vvw.ladder.settings import (
 from vvw.ladder.store import LadderReader, LadderStore, StoreError, TeamError
 from vvw.ladder.web import LadderPages
 from vvw.mapchoice import resolve_maps
-from vvw.participants import parse_participants
 from vvw.ports import Listening, check_free, start_listening
+from vvw.running.participants import parse_participants
 from vvw.runs import new_run_dir, remove_if_empty
 from vvw.web.live import LiveHub
 from vvw.web.server import serve_http

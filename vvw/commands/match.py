@@ -15,6 +15,7 @@ import os
 import shlex
 import shutil
 import sys
+from functools import partial
 from pathlib import Path
 
 import attrs
@@ -23,7 +24,6 @@ from engine import Termination
 from protocol.printable import printable
 from server.events import fan_out
 from vvw import signals
-from vvw.botsfile import add_bots_argument, bots_named
 from vvw.errors import Stopped, UsageError
 from vvw.game_arguments import (
     add_settings_arguments,
@@ -33,18 +33,22 @@ from vvw.game_arguments import (
     transcript_folder,
 )
 from vvw.mapchoice import MapChoice, resolve_maps
-from vvw.participants import Participant, parse_participants
 from vvw.paths import PathError, make_folder
-from vvw.playing import Played, play_one
 from vvw.ports import Listening, check_free
 from vvw.progress import GameProgress
 from vvw.records.game import finished_game, match_entry
 from vvw.records.scores import Scores
 from vvw.records.stats import Thinks, wdl_estimate
-from vvw.runs import new_run_dir, remove_if_empty
-from vvw.seeds import derive, fresh_seed
+from vvw.running.botsfile import add_bots_argument, bots_named
+from vvw.running.participants import Participant, check_startable, parsed, understood
+from vvw.running.runner import Played, play_one
+from vvw.running.schedule import ScheduledGame, match_schedule
+from vvw.running.seeds import fresh_seed
+from vvw.runs import TranscriptFolder, new_run_dir, remove_if_empty
 from vvw.web.live import LiveHub, showing
 from vvw.wording import plural
+
+Pair = tuple[Participant, Participant]  # the two players of a match, in the order given
 
 
 def writable_file(path: Path, force: bool) -> str | None:
@@ -103,16 +107,14 @@ def describe(played: Played) -> str:
     )
 
 
-def tally(players: tuple[Participant, Participant], played: list[Played]) -> str:
+def tally(players: Pair, played: list[Played]) -> str:
     """``4 games: greedy 4 wins, random 0 wins, 0 draws; greedy scores 100.0 %``: the
     games that ended; one stopped before its end (Ctrl-C) is listed apart, not counted."""
     names = [player.name for player in players]
     return Scores.of((game.result for game in played), names).line(scorer=names[0])
 
 
-def running_score(
-    players: tuple[Participant, Participant], played: list[Played], games: int
-) -> str:
+def running_score(players: Pair, played: list[Played], games: int) -> str:
     """``score of greedy vs random: 3-1-0 (W-D-L), 87.5%, Elo +338.2 ± 400.0, 4 games
     left``: after each game, as the chess match runners show it (aborted games not counted)."""
     first, second = (player.name for player in players)
@@ -126,7 +128,7 @@ def running_score(
     )
 
 
-def table(players: tuple[Participant, Participant], played: list[Played]) -> str:
+def table(players: Pair, played: list[Played]) -> str:
     """Each bot's games (W-D-L, score, Elo ± 95 %) and think times (replies, mean, 95th
     percentile, longest), the turns it let pass and its fallback plies, over the whole
     match."""
@@ -177,7 +179,7 @@ def abnormal(played: list[Played]) -> list[str]:
     return lines
 
 
-def fallback_warnings(players: tuple[Participant, Participant], played: list[Played]) -> list[str]:
+def fallback_warnings(players: Pair, played: list[Played]) -> list[str]:
     """A line for each bot some of whose plies were its client library's fallbacks: a
     random legal ply sent for it, because it was late, failed or chose an illegal ply."""
     lines = []
@@ -223,23 +225,79 @@ def watch_again(played: list[Played]) -> str | None:
     )
 
 
-def players_from(words: list[str], bots: Path | None = None) -> tuple[Participant, Participant]:
+def players_from(words: list[str], bots: Path | None = None) -> Pair:
     """The two participants named by ``words`` (or the bots file ``bots``), each able to start."""
-    try:
-        players = parse_participants(*bots_named(words, bots))
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    players = parsed(*bots_named(words, bots))
     if len(players) != 2:
-        understood = "; ".join(f"{p.name!r} ({p.spec})" for p in players) or "none"
-        raise UsageError(f"two bots play a match, got {len(players)}: {understood}")
-    for player in players:
-        why = player.problem()
-        if why is not None:
-            raise UsageError(f"cannot start {player.name}: {why}")
+        raise UsageError(
+            f"two bots play a match, got {len(players)}: {understood(players) or 'none'}"
+        )
+    check_startable(players)
     return players[0], players[1]
 
 
-def run(args: argparse.Namespace) -> int:
+@attrs.define
+class _Match:
+    """A match being played: its games in order, each recorded as it ends."""
+
+    args: argparse.Namespace
+    players: Pair
+    games: list[ScheduledGame]
+    run_dir: Path
+    hub: LiveHub | None
+    kept: TranscriptFolder = attrs.field(init=False)
+    played: list[Played] = attrs.Factory(list)
+
+    def __attrs_post_init__(self) -> None:
+        self.kept = transcript_folder(self.args)
+
+    async def main(self, view: Listening, progress: GameProgress) -> None:
+        async with showing(self.hub, view, lambda at: print(f"live view on {at}", flush=True)):
+            for game in self.games:
+                await self.play(game, progress)
+
+    async def play(self, game: ScheduledGame, progress: GameProgress) -> None:
+        """Play one game, shown as it goes (in a terminal, on the live view) and recorded;
+        stopped (Ctrl-C), it ends as aborted, and is recorded."""
+        vampires, werewolves = game.vampires.name, game.werewolves.name
+        title = f"game {game.number} on {game.map.label}: {vampires} vs {werewolves}"
+        names = {"vampires": vampires, "werewolves": werewolves}
+        shown = [progress.events(title)]
+        if self.hub is not None:
+            shown.append(self.hub.listener(f"game {game.number} ({game.map.label})", names))
+        record = partial(self.record, game)
+        record(
+            await play_one(
+                game.map.game_map,
+                attrs.evolve(settings_from(self.args), seed=game.battle_seed),
+                (game.vampires, game.werewolves),
+                self.run_dir / f"game{game.number:03d}",
+                seeds=game.seeds,
+                transcript_dir=self.kept.folder,
+                keep_transcript=True,
+                number=game.number,
+                events=fan_out(*(sink for sink in shown if sink is not None)),
+                on_abort=record,
+            )
+        )
+
+    def record(self, game: ScheduledGame, played: Played) -> None:
+        """A game ended (or was aborted): said, scored, its transcript kept, --json written."""
+        self.played.append(played)
+        print(f"game {game.number} on {game.map.label}: {describe(played)}", flush=True)
+        if played.result.termination is not Termination.ABORTED:  # else: no more games
+            print(running_score(self.players, self.played, len(self.games)), flush=True)
+        note = self.kept.kept(played.transcript)
+        if note is not None:
+            print(f"vvw match: {note}", file=sys.stderr, flush=True)
+        if self.args.json is not None:
+            write_json(self.args.json, self.played)
+
+
+def _maps_and_players(
+    args: argparse.Namespace,
+) -> tuple[list[MapChoice], Pair]:
+    """The maps and the two players, checked before any game (and the --json file)."""
     map_words, bot_words = split_maps_and_bots(args.map, args.bots)
     try:
         maps = resolve_maps(map_words)
@@ -250,64 +308,34 @@ def run(args: argparse.Namespace) -> int:
         why = writable_file(args.json, args.force)
         if why is not None:
             raise UsageError(f"cannot write results: {why}")
+    return maps, players
+
+
+def run(args: argparse.Namespace) -> int:
+    maps, players = _maps_and_players(args)
     view = Listening(args.view_host, args.view_port, "the live view (--view-port)")
     if args.view:
         check_free([view])
     seed = args.seed if args.seed is not None else fresh_seed()
     print(f"seed {seed}", flush=True)
-    run_dir = new_run_dir("match")
-    kept = transcript_folder(args)
-    played: list[Played] = []
-    hub = LiveHub() if args.view else None
-
-    async def main() -> None:
-        async with showing(hub, view, lambda at: print(f"live view on {at}", flush=True)):
-            await play_all()
-
-    async def play_all() -> None:
-        for number in range(1, args.games + 1):
-            pair, leg = divmod(number - 1, 2)
-            choice: MapChoice = maps[pair % len(maps)]
-            sides = (players[0], players[1]) if leg == 0 else (players[1], players[0])
-            settings = attrs.evolve(settings_from(args), seed=derive(seed, "battle", pair))
-
-            def record(game: Played, number: int = number, label: str = choice.label) -> None:
-                played.append(game)
-                print(f"game {number} on {label}: {describe(game)}", flush=True)
-                if game.result.termination is not Termination.ABORTED:  # else: no more games
-                    print(running_score(players, played, args.games), flush=True)
-                note = kept.kept(game.transcript)
-                if note is not None:
-                    print(f"vvw match: {note}", file=sys.stderr, flush=True)
-                if args.json is not None:
-                    write_json(args.json, played)
-
-            title = f"game {number} on {choice.label}: {sides[0].name} vs {sides[1].name}"
-            names = {"vampires": sides[0].name, "werewolves": sides[1].name}
-            shown = [progress.events(title)]  # in a terminal: the game as it goes
-            if hub is not None:
-                shown.append(hub.listener(f"game {number} ({choice.label})", names))
-            record(
-                await play_one(
-                    choice.game_map,
-                    settings,
-                    sides,
-                    run_dir / f"game{number:03d}",
-                    seeds=(derive(seed, "bot", number, 0), derive(seed, "bot", number, 1)),
-                    transcript_dir=kept.folder,
-                    keep_transcript=True,
-                    number=number,
-                    events=fan_out(*(sink for sink in shown if sink is not None)),
-                    on_abort=record,  # Ctrl-C: the game ends as aborted, and is recorded
-                )
-            )
-
+    games = match_schedule(players, maps, args.games, seed)
+    match = _Match(args, players, games, new_run_dir("match"), LiveHub() if args.view else None)
     try:
         with GameProgress(args.ply_limit) as progress:
-            signum = signals.run(main)
+            signum = signals.run(partial(match.main, view, progress))
     finally:
-        remove_if_empty(run_dir)
-        remove_if_empty(run_dir.parent)
+        remove_if_empty(match.run_dir)
+        remove_if_empty(match.run_dir.parent)
+    _print_end(players, match.played)
+    if signum is not None:
+        finished = Scores.of(game.result for game in match.played).finished
+        raise Stopped(signum, f"after {finished} of {plural(args.games, 'game')}")
+    return 0
+
+
+def _print_end(players: Pair, played: list[Played]) -> None:
+    """The match's end: the tally and table, the abnormal games, the fallback warnings,
+    how to watch the last game again."""
     print(tally(players, played))
     if played:
         print(table(players, played))
@@ -319,10 +347,6 @@ def run(args: argparse.Namespace) -> int:
     again = watch_again(played)
     if again is not None:
         print(again, flush=True)
-    if signum is not None:
-        finished = Scores.of(game.result for game in played).finished
-        raise Stopped(signum, f"after {finished} of {plural(args.games, 'game')}")
-    return 0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -2,7 +2,7 @@
 
 The page is the game's live view with a side to play (``vvw/web/play.html``): click a
 group, a target cell, a count; as many moves as the ply takes; send. The person's side is
-a protocol client like a bot's (:mod:`vvw.human`); the game is played by our server, and
+a protocol client like a bot's (:mod:`vvw.running.human`); the game is played by our server, and
 kept and recorded as any other: its transcript, and a results file that ``vvw tournament
 report`` reads.
 """
@@ -14,26 +14,30 @@ import shlex
 import sys
 import time
 import webbrowser
+from functools import partial
 from pathlib import Path
+
+import attrs
 
 from engine import Kind, OnTimeout, Rules
 from engine.rules import Variant
 from server.settings import Settings
 from vvw import signals
 from vvw.argtypes import port_number, positive_float, positive_int
-from vvw.bots import time_budget
 from vvw.errors import Stopped, UsageError
 from vvw.game_arguments import add_battle_arguments, settings_record, split_maps_and_bots
-from vvw.human import PageAgent, Seat, play_handler, play_person
 from vvw.mapchoice import MapChoice, resolve_maps
-from vvw.participants import Participant, parse_participants
 from vvw.paths import make_folder
-from vvw.playing import Played, results_line
 from vvw.ports import Listening, check_free
 from vvw.records.results import Header, ResultsWriter
+from vvw.running.bots import time_budget
+from vvw.running.human import PageAgent, Seat, play_handler, play_person
+from vvw.running.participants import Participant, check_startable, parsed, understood
+from vvw.running.playing import results_line
+from vvw.running.runner import Played
+from vvw.running.schedule import ScheduledGame, play_schedule
+from vvw.running.seeds import derive, fresh_seed
 from vvw.runs import new_run_dir
-from vvw.schedule import ScheduledGame
-from vvw.seeds import derive, fresh_seed
 from vvw.web.live import LiveHub, live_view, view_handler
 from vvw.wording import plies
 
@@ -45,17 +49,11 @@ METHODS = ("GET", "HEAD", "POST")
 
 def _bot(words: list[str], person: str) -> Participant:
     """The one bot of ``words``, able to start, not named as the person is."""
-    try:
-        players = parse_participants(words)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    players = parsed(words)
     if len(players) != 1:
-        understood = "; ".join(f"{p.name!r} ({p.spec})" for p in players)
-        raise UsageError(f"one bot plays you, got {len(players)}: {understood}")
+        raise UsageError(f"one bot plays you, got {len(players)}: {understood(players)}")
+    check_startable(players)
     [bot] = players
-    why = bot.problem()
-    if why is not None:
-        raise UsageError(f"cannot start {bot.name}: {why}")
     if bot.name == person:
         raise UsageError(f"you and the bot are both called {person!r}: give --name another")
     return bot
@@ -94,6 +92,35 @@ def _wins(name: str) -> str:
     return "you win" if name == "you" else f"{name} wins"
 
 
+def _settings(args: argparse.Namespace, seed: int) -> Settings:
+    """The game's settings: the person's clock is the server's move clock."""
+    return Settings(
+        rules=Rules(variant=Variant(args.variant), max_plies=args.ply_limit),
+        move_time=args.move_time,
+        on_timeout=OnTimeout.SKIP,
+        game_time=args.game_time,
+        seed=derive(seed, "battle", 1),
+    )
+
+
+def _results(
+    args: argparse.Namespace, game: ScheduledGame, settings: Settings, seed: int
+) -> tuple[ResultsWriter, Path]:
+    """The results file's writer (its header said) and the game's folder."""
+    path, game_dir = _places(args.results)
+    header = Header(
+        participants=[(p.name, p.spec) for p in (game.vampires, game.werewolves)],
+        format="play",
+        maps=[game.map.label],
+        rounds=1,
+        seed=seed,
+        games=1,
+        settings=settings_record(settings),
+        command=shlex.join(["vvw", *sys.argv[1:]]),
+    )
+    return ResultsWriter(path, header), game_dir
+
+
 def run(args: argparse.Namespace) -> int:
     # A ply played for the person when the clock runs out is said on the page and at the
     # end, not as the bots' client's warning.
@@ -107,96 +134,89 @@ def run(args: argparse.Namespace) -> int:
     check_free([place])
     seed = args.seed if args.seed is not None else fresh_seed()
     side = Kind[args.side.upper()]
-    settings = Settings(
-        rules=Rules(variant=Variant(args.variant), max_plies=args.ply_limit),
-        move_time=args.move_time,
-        on_timeout=OnTimeout.SKIP,
-        game_time=args.game_time,
-        seed=derive(seed, "battle", 1),
-    )
     person = Participant(args.name, PERSON)
-    vampires, werewolves = (person, bot) if side == Kind.VAMPIRES else (bot, person)
-    game = ScheduledGame(
-        key="play:1",
-        pair="play",
-        round=1,
-        number=1,
-        vampires=vampires,
-        werewolves=werewolves,
-        map=choice,
-        battle_seed=derive(seed, "battle", 1),
-        seeds=(derive(seed, "bot", 0), derive(seed, "bot", 1)),
-    )
-    path, game_dir = _places(args.results)
-    header = Header(
-        participants=[(vampires.name, vampires.spec), (werewolves.name, werewolves.spec)],
-        format="play",
-        maps=[choice.label],
-        rounds=1,
-        seed=seed,
-        games=1,
-        settings=settings_record(settings),
-        command=shlex.join(["vvw", *sys.argv[1:]]),
-    )
-    writer = ResultsWriter(path, header)
-
-    hub = LiveHub()
-    seat = Seat(hub, side)
-    token = secrets.token_urlsafe(18)
-    page = {"play": {"side": side.name.lower(), "token": token, "name": args.name}}
-    handler = play_handler(seat, token, view_handler(hub, page, ("play.html",)))
-    played: list[Played] = []
-    aborted: list[Played] = []
-
-    def announce(address: str) -> None:
-        print(
-            f"vvw play: {_you(args.name)} play the {side.name.lower()} against {bot.name}"
-            f" on {choice.label}: {address}",
-            flush=True,
-        )
-        if args.open:
-            webbrowser.open(address)
-
-    async def main() -> None:
-        async with live_view(hub, place, announce, handler=handler, methods=METHODS):
-            print("vvw play: the game starts when the page is open", flush=True)
-            await hub.watched.wait()
-            began = time.monotonic()
-            names = {"vampires": vampires.name, "werewolves": werewolves.name}
-            game_played = await play_person(
-                choice.game_map,
-                settings,
-                PageAgent(args.name, seat),
-                bot,
-                game_dir,
-                person_time=time_budget(args.move_time),
-                bot_time=args.bot_time,
-                bot_seed=game.seeds[0 if side == Kind.WEREWOLVES else 1],
-                events=hub.listener(f"{choice.label}", names),
-                on_abort=aborted.append,
-            )
-            played.append(game_played)
-            writer.add(results_line(game, game_played, time.monotonic() - began, None))
-
+    pair = (person, bot) if side == Kind.VAMPIRES else (bot, person)
+    [game] = play_schedule(*pair, choice, seed)
+    settings = _settings(args, seed)
+    writer, game_dir = _results(args, game, settings, seed)
+    board = _Board(args, side, bot, game, settings, game_dir)
     try:
-        signum = signals.run(main)
+        signum = signals.run(partial(board.main, place, writer))
     finally:
         writer.close()
     if signum is not None:
-        raise Stopped(signum, _stopped(played, aborted))
-    [done] = played
+        raise Stopped(signum, _stopped(board.played, board.aborted))
+    _print_end(game, board, writer.path)
+    return 0
+
+
+@attrs.define
+class _Board:
+    """The person's game: the page served, the game played when it opens."""
+
+    args: argparse.Namespace
+    side: Kind
+    bot: Participant
+    game: ScheduledGame
+    settings: Settings
+    game_dir: Path
+    hub: LiveHub = attrs.Factory(LiveHub)
+    seat: Seat = attrs.field(init=False)
+    played: list[Played] = attrs.Factory(list)
+    aborted: list[Played] = attrs.Factory(list)
+
+    def __attrs_post_init__(self) -> None:
+        self.seat = Seat(self.hub, self.side)
+
+    def announce(self, address: str) -> None:
+        print(
+            f"vvw play: {_you(self.args.name)} play the {self.side.name.lower()} against"
+            f" {self.bot.name} on {self.game.map.label}: {address}",
+            flush=True,
+        )
+        if self.args.open:
+            webbrowser.open(address)
+
+    async def main(self, place: Listening, writer: ResultsWriter) -> None:
+        token = secrets.token_urlsafe(18)
+        page = {"play": {"side": self.side.name.lower(), "token": token, "name": self.args.name}}
+        handler = play_handler(self.seat, token, view_handler(self.hub, page, ("play.html",)))
+        async with live_view(self.hub, place, self.announce, handler=handler, methods=METHODS):
+            print("vvw play: the game starts when the page is open", flush=True)
+            await self.hub.watched.wait()
+            began = time.monotonic()
+            game = self.game
+            names = {"vampires": game.vampires.name, "werewolves": game.werewolves.name}
+            played = await play_person(
+                game.map.game_map,
+                self.settings,
+                PageAgent(self.args.name, self.seat),
+                self.bot,
+                self.game_dir,
+                person_time=time_budget(self.args.move_time),
+                bot_time=self.args.bot_time,
+                bot_seed=game.seeds[0 if self.side == Kind.WEREWOLVES else 1],
+                events=self.hub.listener(f"{game.map.label}", names),
+                on_abort=self.aborted.append,
+            )
+            self.played.append(played)
+            writer.add(results_line(game, played, time.monotonic() - began, None))
+
+
+def _print_end(game: ScheduledGame, board: _Board, path: Path) -> None:
+    """Who won, how, the plies played for the person, where the game is kept."""
+    [done] = board.played
     result = done.result
     winner = (
         "a draw"
         if result.winner is None
-        else _wins((vampires if result.winner == Kind.VAMPIRES else werewolves).name)
+        else _wins((game.vampires if result.winner == Kind.VAMPIRES else game.werewolves).name)
     )
     print(f"{winner} by {result.termination.value} after {plies(result.plies)}", flush=True)
-    if seat.late:
-        print(f"{plies(seat.late)} played for you (the move clock ran out)", flush=True)
+    if board.seat.late:
+        print(f"{plies(board.seat.late)} played for you (the move clock ran out)", flush=True)
     replay = f"; its replay: vvw replay {done.transcript}" if done.transcript else ""
     print(f"recorded in {path}{replay}", flush=True)
-    return 0
 
 
 def _stopped(played: list[Played], aborted: list[Played]) -> str:
@@ -265,6 +285,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="seconds per game (default 3600)",
     )
     add_battle_arguments(parser)
+    _add_place_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def _add_place_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where the game is kept and where its page is served."""
     parser.add_argument(
         "--results",
         type=Path,
@@ -288,4 +314,3 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_false",
         help="do not open the page in the web browser",
     )
-    parser.set_defaults(func=run)

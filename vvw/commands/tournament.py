@@ -8,23 +8,19 @@ again from the file (from several files: their games counted together).
 import argparse
 import importlib.util
 import json
-import os
 import shlex
 import sys
-from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 
 import attrs
-import trio
 
 from server.events import EventSink
-from server.settings import Settings
 from vvw import signals
 from vvw.argtypes import positive_float, positive_int
-from vvw.botsfile import add_bots_argument, bots_named
 from vvw.command_parser import CommandParser
 from vvw.documents import guide
-from vvw.errors import CommandError, Stopped, UsageError
+from vvw.errors import Stopped, UsageError
 from vvw.game_arguments import (
     add_game_settings,
     add_map_arguments,
@@ -33,12 +29,8 @@ from vvw.game_arguments import (
     settings_record,
     split_maps_and_bots,
 )
-from vvw.mapchoice import resolve_maps
-from vvw.participants import Participant, parse_participants
-from vvw.paths import make_folder
-from vvw.playing import play_scheduled
+from vvw.mapchoice import MapChoice, resolve_maps
 from vvw.ports import Listening, check_free
-from vvw.progress import RunProgress
 from vvw.records.results import (
     GameLine,
     Header,
@@ -48,11 +40,23 @@ from vvw.records.results import (
 )
 from vvw.records.standings import Standings, format_text, standings, to_csv, to_json
 from vvw.records.stats import Sprt, parse_sprt
-from vvw.runs import new_run_dir, remove_if_empty
-from vvw.schedule import FORMATS, ScheduledGame, schedule, scheduled_numbers
-from vvw.seeds import fresh_seed
-from vvw.web.dashboard import FinishedGame, dashboard_body, write_report
-from vvw.web.live import LiveHub, showing
+from vvw.running.botsfile import add_bots_argument, bots_named
+from vvw.running.participants import Participant, check_startable, parsed
+from vvw.running.playing import play_scheduled
+from vvw.running.schedule import FORMATS, ScheduledGame, schedule, scheduled_numbers
+from vvw.running.seeds import fresh_seed
+from vvw.running.tournament import (
+    ClusterRun,
+    ClusterStartError,
+    PlayGame,
+    Tournament,
+    cores,
+    on_cluster,
+    results_path,
+)
+from vvw.runs import remove_if_empty
+from vvw.web.dashboard import write_report
+from vvw.web.live import LiveHub
 from vvw.wording import plural
 
 DESCRIPTION = (
@@ -70,49 +74,10 @@ DESCRIPTION = (
 )
 
 
-def cores() -> int:
-    """The processor cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-async def play_all(
-    todo: list[ScheduledGame],
-    concurrency: int,
-    play: Callable[[ScheduledGame], Awaitable[None]],
-    stopped: Callable[[], bool],
-) -> None:
-    """``play`` every game of ``todo`` in order, ``concurrency`` at a time, starting no new
-    one once ``stopped()`` is true."""
-    send, receive = trio.open_memory_channel[ScheduledGame](0)
-
-    async def feed() -> None:
-        async with send:
-            for game in todo:
-                if stopped():
-                    return
-                await send.send(game)
-
-    async def work(games: trio.MemoryReceiveChannel[ScheduledGame]) -> None:
-        async with games:
-            async for game in games:
-                await play(game)
-
-    async with trio.open_nursery() as nursery, receive:
-        nursery.start_soon(feed)
-        for _ in range(concurrency):
-            nursery.start_soon(work, receive.clone())
-
-
 def players_from(args: argparse.Namespace, bot_words: list[str]) -> list[Participant]:
     """The participants, each able to start (a shipped command is looked for on the
     workers only)."""
-    try:
-        players = parse_participants(*bots_named(bot_words, args.bots_file))
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    players = parsed(*bots_named(bot_words, args.bots_file))
     if len(players) < 2:
         raise UsageError(f"a tournament needs two participants or more, got {len(players)}")
     for player in players:
@@ -121,31 +86,12 @@ def players_from(args: argparse.Namespace, bot_words: list[str]) -> list[Partici
                 f"{player.name} runs in the folder {player.folder}; with --ship every bot"
                 " runs in the shipped folder: put it there, without folder ="
             )
-        why = player.problem(commands_too=args.ship is None)
-        if why is not None:
-            raise UsageError(f"cannot start {player.name}: {why}")
+    check_startable(players, commands_too=args.ship is None)
     return players
 
 
-def results_path(args: argparse.Namespace) -> tuple[Path, Header | None]:
-    """The results file, and the header of the run it holds when resumed."""
-    path: Path | None = args.results
-    if path is None:
-        return new_run_dir("tournament") / "results.jsonl", None
-    if path.is_dir():
-        raise UsageError(f"--results {path} is a folder: name a file, e.g. {path / 'r.jsonl'}")
-    if not path.exists():
-        make_folder(path.parent)  # a folder named for the results is made
-        return path, None
-    if not args.resume:
-        raise UsageError(
-            f"{path} exists: add --resume to play the games it lacks, or give another --results"
-        )
-    previous, _ = read_results(path)  # ResultsFileError: one line, exit 2
-    return path, previous
-
-
-def run_tournament(args: argparse.Namespace) -> int:
+def _plan(args: argparse.Namespace) -> tuple[list[MapChoice], list[Participant], Sprt | None]:
+    """The maps, the participants and the SPRT, checked before any game."""
     map_words, bot_words = split_maps_and_bots(args.map, args.participants)
     try:
         maps = resolve_maps(map_words)
@@ -159,7 +105,12 @@ def run_tournament(args: argparse.Namespace) -> int:
         raise UsageError("--cluster needs Ray: pip install 'vvw[cluster]'")
     if args.view:
         check_free([view_place(args)])
-    path, previous = results_path(args)
+    return maps, players, sprt
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    maps, players, sprt = _plan(args)
+    path, previous = results_path(args.results, args.resume)
     seed = (
         args.seed
         if args.seed is not None
@@ -180,15 +131,19 @@ def run_tournament(args: argparse.Namespace) -> int:
     )
     writer = ResultsWriter(path, header)  # ResultsFileError: another run's file
     try:
-        _, done = read_results(path)
+        hub = LiveHub(tournament=True) if args.view else None
+        run = Tournament(header, todo, read_results(path)[1], writer, sprt, hub)
         games_dir = path.parent / f"{path.stem}-games"
         if args.cluster is not None:
-            return _on_cluster(args, header, todo, done, writer, sprt, settings, games_dir)
+            where = ClusterRun(
+                args.cluster, args.cpus_per_game, args.workers, args.ship, args.keep_transcripts
+            )
+            return on_cluster(where, settings, games_dir, partial(_play, args, run))
 
         async def play_here(game: ScheduledGame, events: EventSink | None) -> GameLine:
             return await play_scheduled(game, settings, games_dir, args.keep_transcripts, events)
 
-        return _play(args, header, todo, done, writer, sprt, args.concurrency, play_here)
+        return _play(args, run, args.concurrency, play_here)
     except ClusterStartError:
         if previous is None and not read_results(path)[1]:
             path.unlink()  # the cluster could not start: no file left to --resume
@@ -201,71 +156,13 @@ def view_place(args: argparse.Namespace) -> Listening:
     return Listening(args.view_host, args.view_port, "the live view (--view-port)")
 
 
-class ClusterStartError(CommandError):
-    """The cluster could not play the run (see :class:`vvw.cluster.ClusterError`)."""
-
-
-LOOPBACK_ONLY = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
-"""Ray's switch that, at ``0``, puts every process of a cluster on 127.0.0.1."""
-
-
-def _on_cluster(
-    args: argparse.Namespace,
-    header: Header,
-    todo: list[ScheduledGame],
-    done: list[GameLine],
-    writer: ResultsWriter,
-    sprt: Sprt | None,
-    settings: Settings,
-    games_dir: Path,
-) -> int:
-    """The run with each game a task on a Ray cluster (see :mod:`vvw.cluster`)."""
-    if args.cluster == "local":
-        # A cluster of this machine alone stays on the loopback interface: Ray reads this
-        # when it is imported (and its processes inherit it). Not for a real cluster, whose
-        # machines must reach this one.
-        os.environ[LOOPBACK_ONLY] = "0"
-    from vvw import cluster  # the optional extra: only a --cluster run needs Ray
-
-    ship = None if args.ship is None else args.ship.resolve()
-    options = cluster.ClusterOptions(args.cluster, args.cpus_per_game, args.workers, ship)
-    try:
-        with cluster.connected(options, cores()) as slots:
-            games = cluster.ClusterGames(options, slots, settings, games_dir, args.keep_transcripts)
-            print(
-                f"cluster {args.cluster}: {slots} games at once, {args.cpus_per_game:g} CPUs each",
-                flush=True,
-            )
-
-            async def play_there(game: ScheduledGame, _: EventSink | None) -> GameLine:
-                return await games.play(game)  # no --view: the game is on another machine
-
-            return _play(args, header, todo, done, writer, sprt, slots, play_there)
-    except BaseException as error:  # a ClusterError, possibly in an exception group
-        failure = cluster.cluster_error_in(error)
-        if failure is None:
-            raise
-        raise ClusterStartError(str(failure)) from None
-
-
-def _play(
-    args: argparse.Namespace,
-    header: Header,
-    todo: list[ScheduledGame],
-    done: list[GameLine],
-    writer: ResultsWriter,
-    sprt: Sprt | None,
-    concurrency: int,
-    play_game: Callable[[ScheduledGame, EventSink | None], Awaitable[GameLine]],
-) -> int:
-    path = writer.path
-    games_dir = path.parent / f"{path.stem}-games"
-    finished = {game.key for game in done}
-    remaining = [game for game in todo if game.key not in finished]
+def _play(args: argparse.Namespace, run: Tournament, concurrency: int, play: PlayGame) -> int:
+    """The run played, said before and after: its tables, or how to resume it."""
+    header, path = run.header, run.writer.path
     print(
         f"{plural(len(header.participants), 'participant')}, {plural(len(header.maps), 'map')},"
-        f" rounds {header.rounds}: {plural(len(todo), 'game')}, {len(remaining)} to play;"
-        f" seed {header.seed}; results in {path}",
+        f" rounds {header.rounds}: {plural(len(run.todo), 'game')}, {len(run.remaining)} to"
+        f" play; seed {header.seed}; results in {path}",
         flush=True,
     )
     if args.cluster is None and args.concurrency > cores():
@@ -274,62 +171,16 @@ def _play(
             f" {cores()} cores here: bots may think slower and lose on time",
             file=sys.stderr,
         )
-    played = list(done)
-    table = standings(header, played)
-    decided = sprt is not None and table.llr is not None and sprt.decision(table.llr) is not None
-
-    hub = LiveHub(tournament=True) if args.view else None
-    numbers = {game.key: game.number for game in todo}
-    board = [FinishedGame(numbers.get(line.key, 0), line, None) for line in done]
-
-    def show_board() -> None:
-        """The dashboard of the live view, as the games stand."""
-        if hub is not None:
-            hub.show_board(dashboard_body(table, board, live=True))
-
-    def watcher(game: ScheduledGame) -> EventSink | None:
-        if hub is None:
-            return None
-        names = {"vampires": game.vampires.name, "werewolves": game.werewolves.name}
-        return hub.listener(f"game {game.number} ({game.map.label})", names)
-
-    async def main() -> None:
-        show_board()
-        async with showing(
-            hub, view_place(args), lambda at: print(f"live view on {at}", flush=True)
-        ):
-            await play_everything()
-
-    async def play_everything() -> None:
-        nonlocal table, decided
-        with RunProgress(len(todo), len(todo) - len(remaining)) as progress:
-
-            async def play(game: ScheduledGame) -> None:
-                nonlocal table, decided
-                line = await play_game(game, watcher(game))
-                writer.add(line)
-                played.append(line)
-                table = standings(header, played)
-                progress.finished(line, table)
-                replay = f"replay?game={game.number}"
-                kept = hub is not None and str(game.number) in hub.games
-                board.append(FinishedGame(game.number, line, replay if kept else None))
-                show_board()
-                if sprt is not None and table.llr is not None:
-                    decided = sprt.decision(table.llr) is not None
-
-            await play_all(remaining, concurrency, play, lambda: decided)
-
     try:
-        signum = signals.run(main)
+        signum = signals.run(partial(run.run, play, concurrency, view_place(args)))
     finally:
-        remove_if_empty(games_dir)
+        remove_if_empty(path.parent / f"{path.stem}-games")
     print()
-    print(format_text(table))
+    print(format_text(run.table))
     if signum is not None:
         raise Stopped(
             signum,
-            f"after {table.played} of {plural(header.games, 'game')}, kept in {path}:"
+            f"after {run.table.played} of {plural(header.games, 'game')}, kept in {path}:"
             " the same command with --resume plays the rest",
         )
     return 0
@@ -437,6 +288,47 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--concurrency", type=positive_int, default=1, help="games played at once (default 1)"
     )
+    _add_cluster_arguments(parser)
+    _add_results_arguments(parser)
+    add_map_arguments(parser, several_maps=True)
+    add_game_settings(parser)
+    add_view_arguments(parser, own_host=True)
+    parser.set_defaults(func=run)
+    later = "the run's tables are made afterwards: vvw tournament report RESULTS.jsonl --{}"
+    parser.hints.update({f"--{form}": later.format(form) for form in ("csv", "json")})
+    parser.hints["--html"] = later.format("html DIR")
+    register_report(parser)
+
+
+def _add_results_arguments(parser: argparse.ArgumentParser) -> None:
+    """The results file, resumed or not, and what the run keeps and when it stops."""
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="results file (default runs/tournament-STAMP/results.jsonl)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the --results file: play only the games it lacks",
+    )
+    parser.add_argument(
+        "--sprt",
+        default=None,
+        metavar="elo0=0,elo1=5,alpha=0.05,beta=0.05",
+        help="stop once the SPRT of the first bot against the second decides",
+    )
+    parser.add_argument(
+        "--keep-transcripts",
+        action="store_true",
+        help="keep every game's transcript (default: abnormal games only)",
+    )
+
+
+def _add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--cluster`` and what goes with it."""
     cluster = parser.add_argument_group(
         f"on a Ray cluster (pip install 'vvw[cluster]'; see {guide('tournaments.md')})"
     )
@@ -470,37 +362,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="send FOLDER (the bots) with every game; bot commands run in"
         " a copy of it on the worker",
     )
-    parser.add_argument(
-        "--results",
-        type=Path,
-        default=None,
-        metavar="FILE",
-        help="results file (default runs/tournament-STAMP/results.jsonl)",
-    )
-    parser.add_argument(
-        "--resume",
-        action="store_true",
-        help="continue the --results file: play only the games it lacks",
-    )
-    parser.add_argument(
-        "--sprt",
-        default=None,
-        metavar="elo0=0,elo1=5,alpha=0.05,beta=0.05",
-        help="stop once the SPRT of the first bot against the second decides",
-    )
-    parser.add_argument(
-        "--keep-transcripts",
-        action="store_true",
-        help="keep every game's transcript (default: abnormal games only)",
-    )
-    add_map_arguments(parser, several_maps=True)
-    add_game_settings(parser)
-    add_view_arguments(parser, own_host=True)
-    parser.set_defaults(func=run)
-    later = "the run's tables are made afterwards: vvw tournament report RESULTS.jsonl --{}"
-    parser.hints.update({f"--{form}": later.format(form) for form in ("csv", "json")})
-    parser.hints["--html"] = later.format("html DIR")
-    register_report(parser)
 
 
 def register_report(tournament: CommandParser) -> None:

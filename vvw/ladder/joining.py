@@ -44,8 +44,8 @@ from server.race import wait_unless
 from vvw.errors import CommandError, UsageError
 from vvw.ladder.credentials import Credentials, format_credentials
 from vvw.ladder.notes import MAX_NOTE, Note, NoteError, read_note, read_refusal
-from vvw.participants import Participant
 from vvw.relaying import RECEIVE_SIZE, Feed, pump
+from vvw.running.participants import Participant
 from vvw.wording import plies
 
 CONNECT_TIME = 30.0

@@ -61,7 +61,6 @@ from server.referee import ABORT_GOODBYE
 from server.serving import TranscriptKeeper, Transcripts, play_seated
 from server.table import Seats
 from server.transcript import FrameRecorder
-from vvw.bots import bot_command
 from vvw.ladder.analysing import Analysed, Analyses
 from vvw.ladder.credentials import CredentialsError, parse_credentials
 from vvw.ladder.limiter import FailureLimiter
@@ -71,6 +70,7 @@ from vvw.ladder.ratings import Outcome, Rating, fit_ratings
 from vvw.ladder.store import LadderStore, Pairing, StoredGame, Verdict, transcripts_folder
 from vvw.ladder.storethread import StoreThread
 from vvw.ladder.tables import outcomes
+from vvw.running.bots import bot_command
 
 log = logging.getLogger(__name__)
 

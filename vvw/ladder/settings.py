@@ -17,7 +17,7 @@ from agents.registry import BOTS
 from engine import OnTimeout, Rules, Variant
 from engine.mapfile import GameMap, dump_map, parse_map
 from server.settings import Settings
-from vvw.seeds import derive
+from vvw.running.seeds import derive
 
 BUILTINS = ("random", "greedy", "alphabeta")
 """The built-in bots that play by default: weak, middling, strong."""

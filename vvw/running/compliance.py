@@ -33,7 +33,7 @@ from engine import Kind
 from engine.mapgen import generate_map
 from protocol.codec import Nme, describe
 from protocol.referee import END_OF_GAME, GOODBYE
-from vvw.bots import bot_command
+from vvw.running.bots import bot_command
 from vvw.running.compliance_bot import EXIT_GRACE, Session
 from vvw.running.compliance_game import ScriptedGame, StepFailed, cut
 

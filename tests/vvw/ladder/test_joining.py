@@ -15,7 +15,7 @@ from vvw.ladder.joining import BotFailed, GameSeen, Joining, JoinRefused, NoGame
 from vvw.ladder.notes import Verdict
 from vvw.ladder.serving import Joined
 from vvw.ladder.store import LadderStore
-from vvw.participants import Participant
+from vvw.running.participants import Participant
 from vvw.transcripts import read_transcript
 
 FAST = Settings(rules=Rules(max_plies=30), move_time=0.5)

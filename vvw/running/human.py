@@ -9,46 +9,32 @@ seconds left) and judges each ply the page proposes as our referee would
 (:func:`engine.find_violation`: the broken rule, in words); a legal one, when the page
 sends it, goes back to the agent and so to the server.
 
-:func:`play_person` plays one game of a person against a bot over our server, as
-``vvw match`` plays one between two bots: the bot a process (built-in or a command), the
-first to be greeted playing the vampires, the transcript kept, one :class:`Played`.
+:func:`play_person` plays one game of a person against a bot over our server with the
+runner ``vvw match`` plays two bots with (:func:`vvw.running.runner.play_one`): the person
+a :class:`~vvw.running.runner.Person`, the bot a process (built-in or a command), the
+transcript kept, one :class:`~vvw.running.runner.Played`.
 """
 
 import json
-import math
 import queue
 import secrets
 import time
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 import attrs
 import trio
 
-from agents.client import play_on
 from engine import GameState, Kind, MalformedPly, Ply, as_ply, find_violation
 from engine.mapfile import GameMap
-from server.events import (
-    Dropped,
-    EventSink,
-    GameEnded,
-    Seated,
-    ServerEvent,
-    Unseated,
-    fan_out,
-)
-from server.processes import BotProcess, start_bot, stop_bot
-from server.serving import Transcripts, serve
+from server.events import EventSink
 from server.settings import Settings
 from vvw.errors import CommandError
-from vvw.participants import Participant
-from vvw.playing import Exited, Played, aborted_in, file_stem
+from vvw.running.participants import Participant
+from vvw.running.runner import Person, Played, play_one
 from vvw.web.live import LiveHub
 from vvw.web.server import Exchange, Handler
-
-SIDES = (Kind.VAMPIRES, Kind.WEREWOLVES)
 
 
 class BotDidNotPlay(CommandError):
@@ -156,16 +142,6 @@ class PageAgent:
             raise TimeoutError(f"no ply from the page within {deadline:.1f}") from None
 
 
-async def _play_from_page(agent: PageAgent, port: int, budget: float) -> None:
-    stream = await trio.open_tcp_stream("127.0.0.1", port)
-    async with stream:
-        await play_on(stream, agent, time_budget=budget, games=1)
-
-
-async def _report_exit(bot: BotProcess, species: Kind, send: trio.MemorySendChannel[Any]) -> None:
-    send.send_nowait(Exited(species, await bot.wait()))
-
-
 async def play_person(
     game_map: GameMap,
     settings: Settings,
@@ -180,97 +156,31 @@ async def play_person(
     on_abort: Callable[[Played], None] | None = None,
 ) -> Played:
     """One game on our server between the person at ``agent``'s seat (thinking up to
-    ``person_time`` seconds a ply) and ``bot`` (a built-in bot thinks ``bot_time``).
+    ``person_time`` seconds a ply) and ``bot`` (a built-in bot thinks ``bot_time``), played
+    by the one runner (:func:`vvw.running.runner.play_one`).
 
     The bot's output and the transcript go to ``game_dir``; ``events`` hears the server's
     events (the live view). :class:`BotDidNotPlay` if the bot did not get to play.
     Cancelled mid-game (Ctrl-C), the game ends as aborted, ``on_abort`` is given it (its
     transcript kept), and the cancellation goes on.
     """
-    side = agent.seat.side
-    send, receive = trio.open_memory_channel[ServerEvent | Exited](math.inf)
-    to_forfeit, forfeits = trio.open_memory_channel[tuple[Kind, str]](len(SIDES))
-    hear = send.send_nowait if events is None else fan_out(send.send_nowait, events)
-    running: list[BotProcess] = []
-    failed: str | None = None
-    ended: GameEnded | None = None
-    try:
-        async with trio.open_nursery() as nursery:
-            port = await nursery.start(
-                partial(
-                    serve,
-                    game_map,
-                    settings,
-                    port=0,
-                    transcripts=Transcripts(game_dir, keep_all=True, lines=True),
-                    events=hear,
-                    forfeits=forfeits,
-                )
-            )
-            for species in SIDES:
-                if species == side:
-                    nursery.start_soon(_play_from_page, agent, port, person_time)
-                else:
-                    argv = bot.argv("127.0.0.1", port, bot_seed, bot_time)
-                    try:
-                        process = await start_bot(file_stem(species, bot.name), argv, game_dir)
-                    except OSError as error:
-                        failed = str(error)
-                        break
-                    running.append(process)
-                    nursery.start_soon(_report_exit, process, species, send)
-                failed = await _seated(species, receive, settings.connect_time, bot.name)
-                if failed is not None:
-                    break
-            else:
-                ended = await _ended(receive, to_forfeit, bot.name)
-            nursery.cancel_scope.cancel()
-    except BaseException:
-        aborted = aborted_in(receive)
-        if aborted is not None and on_abort is not None:
-            on_abort(Played(aborted.result, {}, aborted.transcript))
-        raise
-    finally:
-        for process in running:
-            await stop_bot(process)  # shielded: the bot ends however the game did
-    if ended is None:
-        raise BotDidNotPlay(failed or "the game did not begin")
-    return Played(ended.result, {}, ended.transcript)
-
-
-async def _seated(
-    species: Kind,
-    receive: trio.MemoryReceiveChannel[ServerEvent | Exited],
-    connect_time: float,
-    bot: str,
-) -> str | None:
-    """Wait until ``species``' seat is taken; else how the bot failed first."""
-    with trio.move_on_after(connect_time):
-        while True:
-            match await receive.receive():
-                case Seated(species=seated) if seated == species:
-                    return None
-                case Exited(code=code):
-                    return f"{bot} exited with code {code} before the game began"
-                case Dropped(detail=detail) | Unseated(detail=detail):
-                    return f"{bot} left before the game began: {detail}"
-    return f"no one took the {species.name.lower()}' seat within {connect_time:g} s"
-
-
-async def _ended(
-    receive: trio.MemoryReceiveChannel[ServerEvent | Exited],
-    to_forfeit: trio.MemorySendChannel[tuple[Kind, str]],
-    bot: str,
-) -> GameEnded:
-    """The game's end; meanwhile a bot process that exits has its part ended."""
-    while True:
-        event = await receive.receive()
-        if isinstance(event, GameEnded):
-            return event
-        if isinstance(event, Exited):
-            to_forfeit.send_nowait(
-                (event.species, f"{bot}'s process exited with code {event.code}")
-            )
+    person = Person(agent, person_time)
+    first = agent.seat.side == Kind.VAMPIRES
+    played = await play_one(
+        game_map,
+        settings,
+        (person, bot) if first else (bot, person),
+        game_dir,
+        seeds=(None, bot_seed) if first else (bot_seed, None),
+        bot_time=bot_time,
+        transcript_dir=game_dir,
+        keep_transcript=True,
+        events=events,
+        on_abort=on_abort,
+    )
+    if not played.began:
+        raise BotDidNotPlay(played.result.detail)
+    return played
 
 
 def play_handler(seat: Seat, token: str, view: Handler) -> Handler:

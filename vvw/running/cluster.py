@@ -1,6 +1,6 @@
 """A tournament's games on a Ray cluster: each game is one Ray task on some worker.
 
-The task runs :func:`vvw.playing.play_scheduled` on the worker: our server and both bot
+The task runs :func:`vvw.running.playing.play_scheduled` on the worker: our server and both bot
 processes there, on a free local port, exactly as ``--concurrency`` runs a game here. The
 task declares ``cpus_per_game`` CPUs (one per bot by default), so Ray never starts more
 games on a machine than it has cores for. Results come back to this process, which
@@ -35,9 +35,9 @@ import trio
 
 from server.settings import Settings
 from vvw.documents import guide
-from vvw.playing import play_scheduled
 from vvw.records.results import GameLine
-from vvw.schedule import ScheduledGame
+from vvw.running.playing import play_scheduled
+from vvw.running.schedule import ScheduledGame
 
 log = logging.getLogger(__name__)
 

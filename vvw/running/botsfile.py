@@ -25,8 +25,8 @@ import shlex
 import tomllib
 from pathlib import Path
 
-from vvw.bots import BUILTIN
-from vvw.participants import Participant
+from vvw.running.bots import BUILTIN
+from vvw.running.participants import Participant
 
 KEYS = ("command", "folder", "time_budget", "options")
 FORM = '[NAME] then command = "…" (and folder, time_budget, options)'

@@ -4,7 +4,7 @@ On the command line a participant is a built-in bot's name with its options
 (``"alphabeta --depth 4"``), a command (``"./mybot {host} {port}"``), or either one
 preceded by ``name=NAME`` and given as ``cmd=…`` (``name=mybot cmd="python bot.py"``), or
 all in one word (``"name=mybot python bot.py"``), or the name of a bot of a bots file
-(:mod:`vvw.botsfile`), which may also say the folder it runs in. Results are always kept
+(:mod:`vvw.running.botsfile`), which may also say the folder it runs in. Results are always kept
 per participant name, whatever name the bot sends in its NME.
 """
 
@@ -16,7 +16,8 @@ from collections.abc import Mapping
 
 import attrs
 
-from vvw.bots import BUILTIN, bot_command, check_builtin
+from vvw.errors import UsageError
+from vvw.running.bots import BUILTIN, bot_command, check_builtin
 
 NAME_FORM = 'name=NAME BOT, as two words (name=mine "./mybot {host} {port}") or one'
 
@@ -167,3 +168,25 @@ def parse_participants(
             name = f"{name}#{counters[name]}"
         participants.append(Participant(name, spec, folder))
     return participants
+
+
+def parsed(words: list[str], known: Mapping[str, Participant] | None = None) -> list[Participant]:
+    """:func:`parse_participants` for a command: its reason a :class:`UsageError`."""
+    try:
+        return parse_participants(words, known)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def check_startable(players: list[Participant], commands_too: bool = True) -> None:
+    """:class:`UsageError` for the first participant that cannot start (see
+    :meth:`Participant.problem`), before any game."""
+    for player in players:
+        why = player.problem(commands_too)
+        if why is not None:
+            raise UsageError(f"cannot start {player.name}: {why}")
+
+
+def understood(players: list[Participant]) -> str:
+    """``'greedy' (greedy); 'mine' (./mybot)``: how a command line was read."""
+    return "; ".join(f"{p.name!r} ({p.spec})" for p in players)

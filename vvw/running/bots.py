@@ -73,18 +73,8 @@ def bot_command(
             *(["--name", name] if name is not None else []),
             *(["--time-budget", str(time_budget(move_time))] if move_time is not None else []),
         ]
-        return [
-            sys.executable,
-            "-P",
-            "-m",
-            "vvw",
-            "agent",
-            words[0],
-            host,
-            str(port),
-            *ours,
-            *words[1:],
-        ]
+        agent = [sys.executable, "-P", "-m", "vvw", "agent"]
+        return [*agent, words[0], host, str(port), *ours, *words[1:]]
     budget = time_budget(move_time if move_time is not None else DEFAULT_MOVE_TIME)
     fields = {
         "{host}": host,
@@ -92,15 +82,17 @@ def bot_command(
         "{seed}": str(seed or 0),
         "{time_budget}": f"{budget:g}",
     }
-
-    def fill(word: str) -> str:
-        for field, value in fields.items():
-            word = word.replace(field, value)
-        return word
-
+    filled = [_fill(word, fields) for word in words]
     if "{host}" in spec or "{port}" in spec:
-        return [fill(word) for word in words]
-    return [*(fill(word) for word in words), host, str(port)]
+        return filled
+    return [*filled, host, str(port)]
+
+
+def _fill(word: str, fields: dict[str, str]) -> str:
+    """``word`` with each of ``fields`` (``{host}``…) replaced by its value."""
+    for field, value in fields.items():
+        word = word.replace(field, value)
+    return word
 
 
 def add_agent_arguments(parser: argparse.ArgumentParser) -> None:

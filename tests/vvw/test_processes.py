@@ -14,13 +14,13 @@ from protocol.codec import FROM_SERVER, Decoder, Upd
 from protocol.records import Command, Frame, Ply, Result
 from server.settings import Settings
 from tests.helpers.maps import load
-from vvw.participants import Participant
-from vvw.playing import play_one
+from vvw.running.participants import Participant
+from vvw.running.runner import play_one
 from vvw.transcripts import read_transcript
 
 MAP = load("testmap")
 
-BOT = Path(__file__).resolve().parent / "bots" / "bot.py"
+BOT = Path(__file__).resolve().parents[1] / "server" / "bots" / "bot.py"
 LEAK_GAMES = 1000
 SETTINGS = Settings(seed=1, rules=Rules(max_plies=20), connect_time=10.0)
 

@@ -18,7 +18,7 @@ from vvw.transcripts import read_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTMAP = str(ROOT / "maps" / "testmap.xml")
-BOT = Path(__file__).resolve().parent / "bots" / "bot.py"
+BOT = Path(__file__).resolve().parents[1] / "server" / "bots" / "bot.py"
 WAIT = 20.0
 """Seconds any one step may take before the test fails instead of hanging."""
 

@@ -1,11 +1,14 @@
-"""The games of a tournament, decided before any is played: who meets whom, on which map,
-with which battle seed and which seeds for the bots, all from the run's one seed.
+"""The games of a run, decided before any is played: who meets whom, on which map, with
+which battle seed and which seeds for the bots, all from the run's one seed. Every run is
+a schedule: a tournament's (:func:`schedule`), a match's (:func:`match_schedule`) and
+``vvw play``'s one game (:func:`play_schedule`).
 
-Every pairing plays, in each round, on each map, a pair of games with sides swapped on
-the same map and the same battle seed. Games are ordered round by round, map by map, so a
-run stopped early has played every pairing about equally. Each game has a ``key`` that is
-the same in every run of the same plan: ``--resume`` plays the keys not yet in the file,
-and :func:`scheduled_numbers` gives each key's place again from the plan alone.
+In a tournament every pairing plays, in each round, on each map, a pair of games with
+sides swapped on the same map and the same battle seed. Games are ordered round by round,
+map by map, so a run stopped early has played every pairing about equally. Each game has
+a ``key`` that is the same in every run of the same plan: ``--resume`` plays the keys not
+yet in the file, and :func:`scheduled_numbers` gives each key's place again from the plan
+alone.
 """
 
 from collections.abc import Iterator, Sequence
@@ -14,8 +17,8 @@ from typing import TypeVar
 import attrs
 
 from vvw.mapchoice import MapChoice
-from vvw.participants import Participant
-from vvw.seeds import derive
+from vvw.running.participants import Participant
+from vvw.running.seeds import derive
 
 FORMATS = ("round-robin", "gauntlet")
 Player = TypeVar("Player")
@@ -105,3 +108,49 @@ def scheduled_numbers(
         for leg in (1, 2)
     )
     return {key: number for number, key in enumerate(keys, 1)}
+
+
+def match_schedule(
+    players: tuple[Participant, Participant], maps: list[MapChoice], games: int, seed: int
+) -> list[ScheduledGame]:
+    """``vvw match``'s games: in pairs with sides swapped on the same map and the same
+    battle seed, the first player the vampires in each pair's first game; the maps in
+    turn, one pair each."""
+    scheduled = []
+    for number in range(1, games + 1):
+        index, leg = divmod(number - 1, 2)
+        first, second = players if leg == 0 else players[::-1]
+        pair = _pair_key(index // len(maps) + 1, index % len(maps), *(p.name for p in players))
+        scheduled.append(
+            ScheduledGame(
+                key=_game_key(pair, leg + 1),
+                pair=pair,
+                round=index // len(maps) + 1,
+                number=number,
+                vampires=first,
+                werewolves=second,
+                map=maps[index % len(maps)],
+                battle_seed=derive(seed, "battle", index),
+                seeds=(derive(seed, "bot", number, 0), derive(seed, "bot", number, 1)),
+            )
+        )
+    return scheduled
+
+
+def play_schedule(
+    vampires: Participant, werewolves: Participant, choice: MapChoice, seed: int
+) -> list[ScheduledGame]:
+    """``vvw play``'s one game: a person (a participant whose agent is the page) and a bot."""
+    return [
+        ScheduledGame(
+            key="play:1",
+            pair="play",
+            round=1,
+            number=1,
+            vampires=vampires,
+            werewolves=werewolves,
+            map=choice,
+            battle_seed=derive(seed, "battle", 1),
+            seeds=(derive(seed, "bot", 0), derive(seed, "bot", 1)),
+        )
+    ]

@@ -1,18 +1,34 @@
 """The layers of docs/architecture.md hold: no room imports a higher one, server/ and
-agents/ never import each other, nothing imports benchmarks/; and the check catches a
-planted import that breaks them."""
+agents/ never import each other, nothing imports benchmarks/; inside vvw/ no wing imports a
+higher one; no module imports itself back through others; and the checks catch a planted
+import that breaks them."""
 
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.layers import allowed, wrong_doors
+from tests.helpers.layers import (
+    WINGS,
+    allowed,
+    circles,
+    module_imports,
+    wrong_doors,
+    wrong_wing_doors,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_every_import_of_the_package_goes_through_a_door():
     assert wrong_doors(ROOT) == []
+
+
+def test_every_import_inside_vvw_goes_through_a_door_between_its_wings():
+    assert wrong_wing_doors(ROOT) == []
+
+
+def test_no_module_imports_itself_back_through_others():
+    assert circles(module_imports(ROOT)) == []
 
 
 def _tree(root: Path, files: dict[str, str]) -> Path:
@@ -60,3 +76,43 @@ def test_a_planted_upward_import_is_found_wherever_it_hides(tmp_path):
 )
 def test_a_door_opens_one_way_only(importer, imported, expected):
     assert allowed(importer, imported) is expected
+
+
+def test_a_planted_import_between_wings_is_found(tmp_path):
+    root = _tree(
+        tmp_path,
+        {
+            "vvw/records/results.py": "from vvw.running.runner import play_one\n",
+            "vvw/web/live.py": "def f():\n    import vvw.analysis.files\n",
+            "vvw/errors.py": "from vvw.records import results\n",
+            "vvw/running/runner.py": "from vvw.records.results import GameLine\nimport vvw.errors\n",
+            "vvw/commands/match.py": "from vvw.ladder.store import LadderStore\n",
+            "vvw/ladder/store.py": "from vvw.commands import match\n",
+        },
+    )
+    assert wrong_wing_doors(root) == [
+        "vvw/errors.py:1: vvw imports vvw.records",
+        "vvw/ladder/store.py:1: ladder imports vvw.commands",
+        "vvw/records/results.py:1: records imports vvw.running.runner",
+        "vvw/web/live.py:2: web imports vvw.analysis.files",
+    ]
+
+
+def test_a_planted_circle_is_found_and_a_line_is_not(tmp_path):
+    root = _tree(
+        tmp_path,
+        {
+            "engine/a.py": "from engine import b\n",
+            "engine/b.py": "def f():\n    from . import c\n",
+            "engine/c.py": "import engine.a\n",
+            "engine/d.py": "import engine.a\n",
+            "vvw/x.py": "from vvw.y import thing\n",
+            "vvw/y.py": "thing = 1\n",
+        },
+    )
+    assert circles(module_imports(root)) == [["engine.a", "engine.b", "engine.c"]]
+
+
+def test_every_wing_of_vvw_has_a_rank():
+    wings = {path.name for path in (ROOT / "vvw").iterdir() if (path / "__init__.py").exists()}
+    assert wings - {"docs", "maps"} == set(WINGS) - {""}

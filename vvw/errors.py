@@ -13,10 +13,14 @@ from collections.abc import Iterator
 
 from engine.mapfile import MapFileError
 from protocol.reading import TranscriptError
-from vvw.records.results import ResultsFileError
 
 BROKEN_PIPE = 128 + signal.SIGPIPE
 """The exit status when the reader of our output went away (``vvw … | head``)."""
+
+
+class InputFileError(ValueError):
+    """A file the user named is not what it should be (a results file that is not one…);
+    ``str()`` is one line naming the file and why. Each kind of file has its subclass."""
 
 
 class CommandError(Exception):
@@ -41,7 +45,7 @@ class Stopped(CommandError):
         self.code = 128 + signum
 
 
-BAD_INPUT = (MapFileError, TranscriptError, ResultsFileError)
+BAD_INPUT = (MapFileError, TranscriptError, InputFileError)
 """Errors of a file the user named, which say in one line which file and why: exit 2."""
 
 

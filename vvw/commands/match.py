@@ -35,12 +35,12 @@ from vvw.game_arguments import (
 from vvw.mapchoice import MapChoice, resolve_maps
 from vvw.paths import PathError, make_folder
 from vvw.ports import Listening, check_free
-from vvw.progress import GameProgress
 from vvw.records.game import finished_game, match_entry
 from vvw.records.scores import Scores
 from vvw.records.stats import Thinks, wdl_estimate
 from vvw.running.botsfile import add_bots_argument, bots_named
 from vvw.running.participants import Participant, check_startable, parsed, understood
+from vvw.running.progress import GameProgress
 from vvw.running.runner import Played, play_one
 from vvw.running.schedule import ScheduledGame, match_schedule
 from vvw.running.seeds import fresh_seed

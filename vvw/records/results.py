@@ -23,6 +23,7 @@ import attrs
 
 from engine import Kind, Termination
 from protocol.transcript import jsonable
+from vvw.errors import InputFileError
 
 VERSION = 3
 """The version this module writes in the header. It reads this one and the ones before: a
@@ -30,7 +31,7 @@ file without a version (written before versions) is version 1; version 2 added e
 side's ``thinks``, version 3 its ``fallbacks``."""
 
 
-class ResultsFileError(ValueError):
+class ResultsFileError(InputFileError):
     """A results file that cannot be read, or that belongs to another run."""
 
 

@@ -20,10 +20,10 @@ from server.settings import Settings
 from vvw.errors import CommandError, UsageError
 from vvw.paths import make_folder
 from vvw.ports import Listening
-from vvw.progress import RunProgress
 from vvw.records.results import GameLine, Header, ResultsWriter, read_results
 from vvw.records.standings import Standings, standings
 from vvw.records.stats import Sprt
+from vvw.running.progress import RunProgress
 from vvw.running.schedule import ScheduledGame
 from vvw.runs import new_run_dir
 from vvw.web.dashboard import FinishedGame, dashboard_body

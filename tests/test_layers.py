@@ -85,7 +85,7 @@ def test_a_planted_import_between_wings_is_found(tmp_path):
             "vvw/records/results.py": "from vvw.running.runner import play_one\n",
             "vvw/web/live.py": "def f():\n    import vvw.analysis.files\n",
             "vvw/errors.py": "from vvw.records import results\n",
-            "vvw/running/runner.py": "from vvw.records.results import GameLine\nimport vvw.errors\n",
+            "vvw/running/runner.py": "from vvw.records import results\nimport vvw.errors\n",
             "vvw/commands/match.py": "from vvw.ladder.store import LadderStore\n",
             "vvw/ladder/store.py": "from vvw.commands import match\n",
         },

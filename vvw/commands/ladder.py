@@ -39,7 +39,9 @@ from vvw.ladder.credentials import (
     check_team_name,
 )
 from vvw.ladder.joining import GameSeen, Joining, NoGame, join
+from vvw.ladder.queries import LadderReader, TeamError
 from vvw.ladder.recovery import recover_interrupted
+from vvw.ladder.schema import StoreError
 from vvw.ladder.serving import (
     PAIRING_INTERVAL,
     LadderEvent,
@@ -58,7 +60,7 @@ from vvw.ladder.settings import (
     LadderSettings,
     SettingsError,
 )
-from vvw.ladder.store import LadderReader, LadderStore, StoreError, TeamError
+from vvw.ladder.store import LadderStore
 from vvw.ladder.web import LadderPages
 from vvw.mapchoice import resolve_maps
 from vvw.participants import parse_participants

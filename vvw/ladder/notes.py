@@ -18,7 +18,7 @@ import attrs
 
 from engine import Kind, Termination
 from engine.result import printable
-from vvw.ladder.store import GameStatus, StoredGame
+from vvw.ladder.stored import GameStatus, StoredGame
 from vvw.wording import plies
 
 MAX_NOTE = 4096

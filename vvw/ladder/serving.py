@@ -68,7 +68,9 @@ from vvw.ladder.limiter import FailureLimiter
 from vvw.ladder.notes import note_of, refusal_note
 from vvw.ladder.pairing import Builtin, Match, ReturnLeg, Waiting, pair
 from vvw.ladder.ratings import Outcome, Rating, fit_ratings
-from vvw.ladder.store import LadderStore, Pairing, StoredGame, Verdict, transcripts_folder
+from vvw.ladder.schema import transcripts_folder
+from vvw.ladder.store import LadderStore
+from vvw.ladder.stored import Pairing, StoredGame, Verdict
 from vvw.ladder.storethread import StoreThread
 from vvw.ladder.tables import outcomes
 

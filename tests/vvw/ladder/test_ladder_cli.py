@@ -6,7 +6,9 @@ import pytest
 
 from vvw.cli import main
 from vvw.ladder.credentials import Credentials
-from vvw.ladder.store import LadderReader, LadderStore, Verdict
+from vvw.ladder.queries import LadderReader
+from vvw.ladder.store import LadderStore
+from vvw.ladder.stored import Verdict
 
 
 @pytest.fixture

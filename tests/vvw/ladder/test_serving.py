@@ -14,8 +14,10 @@ from tests.server.fakes import FakeBot, random_policy
 from tests.vvw.ladder.ladders import ended, ladder_settings, serving, team_bot
 from vvw.ladder.credentials import Credentials
 from vvw.ladder.limiter import FailureLimiter
+from vvw.ladder.queries import LadderReader
 from vvw.ladder.serving import Joined, Left, Refusal, Refused
-from vvw.ladder.store import GameStatus, LadderReader, LadderStore, Verdict
+from vvw.ladder.store import LadderStore
+from vvw.ladder.stored import GameStatus, Verdict
 from vvw.transcripts import read_transcript
 
 GAME = Settings(rules=Rules(max_plies=20))

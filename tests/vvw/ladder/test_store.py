@@ -11,17 +11,10 @@ import pytest
 from engine import Kind, Termination
 from tests.vvw.ladder.ladders import ladder_settings, play, result
 from vvw.ladder.credentials import Credentials, TeamNameError, new_token
-from vvw.ladder.store import (
-    APPLICATION_ID,
-    INTERRUPTED,
-    GameStatus,
-    LadderReader,
-    LadderStore,
-    StoreError,
-    TeamError,
-    Verdict,
-    transcripts_folder,
-)
+from vvw.ladder.queries import LadderReader, TeamError
+from vvw.ladder.schema import APPLICATION_ID, StoreError, transcripts_folder
+from vvw.ladder.store import INTERRUPTED, LadderStore
+from vvw.ladder.stored import GameStatus, Verdict
 
 
 def test_a_new_ladder_keeps_its_settings_and_its_built_in_bots(tmp_path, clock):

@@ -41,13 +41,13 @@ from vvw.ladder.credentials import (
 from vvw.ladder.joining import GameSeen, Joining, NoGame, join
 from vvw.ladder.queries import LadderReader, TeamError
 from vvw.ladder.recovery import recover_interrupted
+from vvw.ladder.refusals import Refusal
 from vvw.ladder.schema import StoreError
 from vvw.ladder.serving import (
     PAIRING_INTERVAL,
     LadderEvent,
     LadderServer,
     LadderSink,
-    Refusal,
     Refused,
 )
 from vvw.ladder.settings import (

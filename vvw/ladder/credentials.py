@@ -20,9 +20,10 @@ import hashlib
 import hmac
 import re
 import secrets
-from enum import Enum
 
 import attrs
+
+from vvw.ladder.refusals import Refusal
 
 NAME_LENGTH = 32
 """The longest team name, in characters."""
@@ -90,16 +91,9 @@ def token_matches(token: str, stored: str) -> bool:
     return hmac.compare_digest(_digest(token, salt), digest)
 
 
-class Refusal(Enum):
-    """Why an ``NME`` is not a team's credentials."""
-
-    NOT_CREDENTIALS = "not ladder credentials (a bot joins through `vvw ladder join`)"
-    BAD_NAME = "credentials with a name no team can have"
-    BAD_TOKEN = "credentials with a token of the wrong form"
-
-
 class CredentialsError(ValueError):
-    """An ``NME`` that is not a team's credentials."""
+    """An ``NME`` that is not a team's credentials: ``refusal`` says what is wrong with it
+    (:attr:`~Refusal.NOT_CREDENTIALS`, :attr:`~Refusal.BAD_NAME`, :attr:`~Refusal.BAD_TOKEN`)."""
 
     def __init__(self, refusal: Refusal) -> None:
         super().__init__(refusal.value)

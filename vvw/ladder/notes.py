@@ -18,6 +18,7 @@ import attrs
 
 from engine import Kind, Termination
 from engine.result import printable
+from vvw.ladder.refusals import Refusal
 from vvw.ladder.stored import GameStatus, StoredGame
 from vvw.wording import plies
 
@@ -114,10 +115,10 @@ def read_note(data: bytes) -> Note:
         raise NoteError(f"not a ladder's note: {error}") from None
 
 
-def refusal_note(reason: str, final: bool) -> bytes:
+def refusal_note(refusal: Refusal) -> bytes:
     """The note telling a relay why the ladder refused it, and whether trying again can
     help (``final``: it cannot, say a wrong token): ``{"refused": REASON, "final": …}``."""
-    record = {"refused": reason[:DETAIL], "final": final}
+    record = {"refused": refusal.value, "final": refusal.final}
     return json.dumps(record, ensure_ascii=True).encode() + b"\n"
 
 

@@ -42,7 +42,6 @@ import secrets
 import tempfile
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from enum import Enum
 from pathlib import Path
 
 import attrs
@@ -68,9 +67,10 @@ from vvw.ladder.limiter import FailureLimiter
 from vvw.ladder.notes import note_of, refusal_note
 from vvw.ladder.pairing import Builtin, Match, ReturnLeg, Waiting, pair
 from vvw.ladder.ratings import Outcome, Rating, fit_ratings
+from vvw.ladder.refusals import Refusal
 from vvw.ladder.schema import transcripts_folder
 from vvw.ladder.store import LadderStore
-from vvw.ladder.stored import Pairing, StoredGame, Verdict
+from vvw.ladder.stored import Pairing, StoredGame
 from vvw.ladder.storethread import StoreThread
 from vvw.ladder.tables import outcomes
 
@@ -88,16 +88,6 @@ BUILTIN_STEP = 200.0
 """Rating points between two built-in bots next to each other in the list, until they play."""
 NOTE_TIME = 2.0
 """Seconds to send a relay its game's note (:mod:`vvw.ladder.notes`)."""
-
-
-class Refusal(Enum):
-    """Why the ladder refused a connection that sent an ``NME``, or did not read it."""
-
-    SLOWED = "too many failed logins from its address lately: refused unread"
-    NOT_CREDENTIALS = "its NME is not a team's credentials (bots join with `vvw ladder join`)"
-    NO_SUCH_TEAM = "no such team"
-    WRONG_TOKEN = "wrong token"
-    TEAM_FULL = "the team has all its connections open already"
 
 
 @attrs.frozen
@@ -134,7 +124,7 @@ async def _tell_refusal(player: Player, refusal: Refusal) -> None:
     the refusal's note (:func:`vvw.ladder.notes.refusal_note`)."""
     with trio.move_on_after(NOTE_TIME):
         with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-            note = refusal_note(refusal.value, final=refusal is not Refusal.TEAM_FULL)
+            note = refusal_note(refusal)
             await player.stream.send_all(encode(Bye()) + note)
 
 
@@ -341,7 +331,7 @@ class LadderServer:
                 return
             team, relay, refusal = await self._check(credentials)
             if refusal is not None or team is None:
-                if refusal is not Refusal.TEAM_FULL:
+                if (refusal or Refusal.NOT_CREDENTIALS).failed_login:
                     self.limiter.failed(address)
                 self._tell(Refused(peer, refusal or Refusal.NOT_CREDENTIALS, team))
                 if relay:
@@ -367,11 +357,9 @@ class LadderServer:
         except CredentialsError:
             return None, False, Refusal.NOT_CREDENTIALS
         team, relay = credentials.team, credentials.relay
-        verdict = await self._store.run(self.store.authenticate, credentials)
-        if verdict is Verdict.NO_SUCH_TEAM:
-            return team, relay, Refusal.NO_SUCH_TEAM
-        if verdict is Verdict.WRONG_TOKEN:
-            return team, relay, Refusal.WRONG_TOKEN
+        refusal = await self._store.run(self.store.authenticate, credentials)
+        if refusal is not None:
+            return team, relay, refusal
         team = await self._store.run(self.store.canonical_name, team)
         if self._connections[team] >= self.settings.team_connections:
             return team, relay, Refusal.TEAM_FULL

@@ -27,9 +27,10 @@ from vvw.ladder.credentials import (
     token_matches,
 )
 from vvw.ladder.queries import LadderReader, TeamError
+from vvw.ladder.refusals import Refusal
 from vvw.ladder.schema import StoreError, connect, make_tables, remove_file, transaction
 from vvw.ladder.settings import LadderSettings
-from vvw.ladder.stored import GameStatus, Pairing, StoredGame, Verdict
+from vvw.ladder.stored import GameStatus, Pairing, StoredGame
 
 INTERRUPTED = "the ladder's server stopped during the game"
 
@@ -138,20 +139,21 @@ class LadderStore(LadderReader):
                 db.execute("DELETE FROM players WHERE id = ?", (id_,))
         return int(games)
 
-    def authenticate(self, credentials: Credentials) -> Verdict:
-        """Whether ``credentials`` are a team's; the team is then seen now."""
+    def authenticate(self, credentials: Credentials) -> Refusal | None:
+        """``None`` if ``credentials`` are a team's (the team is then seen now), else why
+        not: :attr:`~Refusal.NO_SUCH_TEAM` or :attr:`~Refusal.WRONG_TOKEN`."""
         row = self._db.execute(
             "SELECT id, token_hash FROM players WHERE key = ? AND token_hash IS NOT NULL",
             (name_key(credentials.team),),
         ).fetchone()
         if row is None:
-            return Verdict.NO_SUCH_TEAM
+            return Refusal.NO_SUCH_TEAM
         id_, stored = row
         if not token_matches(credentials.token, stored):
-            return Verdict.WRONG_TOKEN
+            return Refusal.WRONG_TOKEN
         with self._write() as db:
             db.execute("UPDATE players SET last_seen = ? WHERE id = ?", (self._clock(), id_))
-        return Verdict.ACCEPTED
+        return None
 
     # -- pairings and games ---------------------------------------------------------------
 

@@ -110,11 +110,3 @@ class Snapshot:
     games: tuple[StoredGame, ...]
     """Oldest first."""
     taken: float
-
-
-class Verdict(Enum):
-    """What the store says of a connection's credentials."""
-
-    ACCEPTED = "accepted"
-    NO_SUCH_TEAM = "no such team"
-    WRONG_TOKEN = "wrong token"

@@ -15,9 +15,10 @@ from tests.vvw.ladder.ladders import ended, ladder_settings, serving, team_bot
 from vvw.ladder.credentials import Credentials
 from vvw.ladder.limiter import FailureLimiter
 from vvw.ladder.queries import LadderReader
-from vvw.ladder.serving import Joined, Left, Refusal, Refused
+from vvw.ladder.refusals import Refusal
+from vvw.ladder.serving import Joined, Left, Refused
 from vvw.ladder.store import LadderStore
-from vvw.ladder.stored import GameStatus, Verdict
+from vvw.ladder.stored import GameStatus
 from vvw.transcripts import read_transcript
 
 GAME = Settings(rules=Rules(max_plies=20))
@@ -205,7 +206,7 @@ class HeldStore(LadderStore):
         self.release = threading.Event()
         self.released = False
 
-    def authenticate(self, credentials: Credentials) -> Verdict:
+    def authenticate(self, credentials: Credentials) -> Refusal | None:
         if credentials.team == "gamma":
             self.holding.set()
             self.released = self.release.wait(HOLD_GUARD)

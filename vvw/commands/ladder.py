@@ -38,18 +38,13 @@ from vvw.ladder.credentials import (
     TeamNameError,
     check_team_name,
 )
+from vvw.ladder.events import LadderEvent, LadderSink, Refused
 from vvw.ladder.joining import GameSeen, Joining, NoGame, join
 from vvw.ladder.queries import LadderReader, TeamError
 from vvw.ladder.recovery import recover_interrupted
 from vvw.ladder.refusals import Refusal
 from vvw.ladder.schema import StoreError
-from vvw.ladder.serving import (
-    PAIRING_INTERVAL,
-    LadderEvent,
-    LadderServer,
-    LadderSink,
-    Refused,
-)
+from vvw.ladder.serving import PAIRING_INTERVAL, LadderServer
 from vvw.ladder.settings import (
     ANCHOR,
     ANCHOR_RATING,

@@ -11,13 +11,17 @@ connections all in use) gets ``BYE`` and a note that says why
 (:func:`refusal_note`, :func:`read_refusal`).
 """
 
+import contextlib
 import json
 from enum import Enum
 
 import attrs
+import trio
 
 from engine import Kind, Termination
 from engine.result import printable
+from protocol.codec import Bye
+from server.player import Player
 from vvw.ladder.refusals import Refusal
 from vvw.ladder.stored import GameStatus, StoredGame
 from vvw.wording import plies
@@ -26,6 +30,8 @@ MAX_NOTE = 4096
 """Bytes a note has at most (a reason quoting a bot's bytes is cut to fit)."""
 DETAIL = 1000
 """Characters of the reason a note keeps."""
+NOTE_TIME = 2.0
+"""Seconds to send a relay its note."""
 
 
 class Verdict(Enum):
@@ -133,3 +139,15 @@ def read_refusal(data: bytes) -> tuple[str, bool] | None:
     if not isinstance(refused, str):
         return None
     return printable(refused), record.get("final") is True
+
+
+async def send_note(player: Player, note: bytes, bye: bool = False) -> None:
+    """Send a relay ``note`` after its game's ``BYE``, or after a ``BYE`` of its own
+    (``bye``: a connection refused before any game). A note is no message of the course
+    protocol: its bytes go past :class:`~server.player.Player`'s codec, after the last
+    message. A connection gone, or stuck for :data:`NOTE_TIME`, gets none."""
+    with trio.move_on_after(NOTE_TIME):
+        if bye and not await player.send_quietly(Bye()):
+            return
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            await player.stream.send_all(note)

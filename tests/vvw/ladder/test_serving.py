@@ -13,10 +13,10 @@ from server.settings import Settings
 from tests.server.fakes import FakeBot, random_policy
 from tests.vvw.ladder.ladders import ended, ladder_settings, serving, team_bot
 from vvw.ladder.credentials import Credentials
+from vvw.ladder.events import Joined, Left, Refused
 from vvw.ladder.limiter import FailureLimiter
 from vvw.ladder.queries import LadderReader
 from vvw.ladder.refusals import Refusal
-from vvw.ladder.serving import Joined, Left, Refused
 from vvw.ladder.store import LadderStore
 from vvw.ladder.stored import GameStatus
 from vvw.transcripts import read_transcript

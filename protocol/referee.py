@@ -11,7 +11,8 @@ server), owned here once:
   :class:`engine.Game`;
 - what a bot sends during the game (:func:`hear`): the awaited MOV, a MOV out of turn
   (late: discarded), an NME (ignored), or a fault that loses the game;
-- the end (:data:`END_OF_GAME`, :data:`GOODBYE`): END closes a game, BYE the connection.
+- the end (:data:`END_OF_GAME`, :data:`GOODBYE`, :data:`TURNED_AWAY`): END closes a game,
+  BYE the connection.
 
 Nothing here reads a clock or a socket: the caller says how long a reply took.
 """
@@ -43,6 +44,8 @@ END_OF_GAME: tuple[Message, ...] = (End(),)
 """What closes a game when another follows on the same connection (a new SET comes next)."""
 GOODBYE: tuple[Message, ...] = (End(), Bye())
 """What each player is told last, in this order: the game is over, the connection closes."""
+TURNED_AWAY: tuple[Message, ...] = (Bye(),)
+"""What a connection refused before any game is told (a ladder's full team, a bad token)."""
 
 
 def greeting(game_map: GameMap, species: Kind) -> tuple[tuple[Message, ...], tuple[Message, ...]]:

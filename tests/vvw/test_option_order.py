@@ -7,7 +7,7 @@ import argparse
 import pytest
 
 from vvw.cli import build_parser, main
-from vvw.ladder.store import LadderReader
+from vvw.ladder.queries import LadderReader
 
 
 def _greedy_options_beside_positionals() -> set[str]:

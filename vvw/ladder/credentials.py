@@ -18,11 +18,14 @@ tells a bot), and passes no byte of it to the bot. :func:`format_credentials` an
 
 import hashlib
 import hmac
+import os
 import re
 import secrets
-from enum import Enum
+from pathlib import Path
 
 import attrs
+
+from vvw.ladder.refusals import Refusal
 
 NAME_LENGTH = 32
 """The longest team name, in characters."""
@@ -35,10 +38,16 @@ PREFIX = "ladder"
 RELAY = "relay"
 NME_BYTES = 255
 HASH_SCHEME = "sha256"
+TOKEN_VARIABLE = "VVW_LADDER_TOKEN"
+"""Where ``vvw ladder join`` finds the team's token without ``--token-file``."""
 
 
 class TeamNameError(ValueError):
     """A team name that cannot be used; ``str()`` says why in one line."""
+
+
+class TokenError(ValueError):
+    """No team's token where one was looked for; ``str()`` says why in one line."""
 
 
 def check_team_name(name: str) -> str:
@@ -63,6 +72,34 @@ def name_key(name: str) -> str:
 def new_token() -> str:
     """A fresh random token (32 URL-safe characters)."""
     return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def read_token(token_file: Path | None) -> str:
+    """A team's token, as ``vvw ladder join`` finds it: in ``token_file``, else in the
+    environment variable :data:`TOKEN_VARIABLE`, which is then removed (the bot's process
+    never inherits it). :class:`TokenError` if there is none, or not one of the form of
+    :func:`new_token`."""
+    if token_file is not None:
+        try:
+            token = token_file.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, "strerror", None) or error
+            raise TokenError(f"cannot read the token file {token_file}: {reason}") from None
+        where = f"the token file {token_file}"
+    else:
+        token = os.environ.pop(TOKEN_VARIABLE, "").strip()
+        where = f"${TOKEN_VARIABLE}"
+        if not token:
+            raise TokenError(
+                f"no token: give --token-file FILE or set {TOKEN_VARIABLE} (a token never goes"
+                " on a command line, where other users of the machine can read it)"
+            )
+    if TOKEN_PATTERN.fullmatch(token) is None:
+        raise TokenError(
+            f"{where} does not hold a ladder token (32 letters, digits, '-' and '_', as"
+            " `vvw ladder team add` printed it)"
+        )
+    return token
 
 
 def _digest(token: str, salt: bytes) -> bytes:
@@ -90,16 +127,9 @@ def token_matches(token: str, stored: str) -> bool:
     return hmac.compare_digest(_digest(token, salt), digest)
 
 
-class Refusal(Enum):
-    """Why an ``NME`` is not a team's credentials."""
-
-    NOT_CREDENTIALS = "not ladder credentials (a bot joins through `vvw ladder join`)"
-    BAD_NAME = "credentials with a name no team can have"
-    BAD_TOKEN = "credentials with a token of the wrong form"
-
-
 class CredentialsError(ValueError):
-    """An ``NME`` that is not a team's credentials."""
+    """An ``NME`` that is not a team's credentials: ``refusal`` says what is wrong with it
+    (:attr:`~Refusal.NOT_CREDENTIALS`, :attr:`~Refusal.BAD_NAME`, :attr:`~Refusal.BAD_TOKEN`)."""
 
     def __init__(self, refusal: Refusal) -> None:
         super().__init__(refusal.value)

@@ -21,6 +21,7 @@ import contextlib
 import itertools
 import time
 from collections.abc import Callable
+from enum import Enum
 from functools import partial
 from pathlib import Path
 
@@ -132,6 +133,13 @@ class Joining:
     playing: bool = False
 
 
+class End(Enum):
+    """An end of the relayed connection."""
+
+    BOT = "bot"
+    LADDER = "ladder"
+
+
 class _Sight:
     """What the watch of one connection showed: the side, the latest board, our plies."""
 
@@ -145,10 +153,10 @@ class _Sight:
         self.ended = trio.Event()
         self.note: bytearray | None = None
         """The bytes after ``BYE`` (``None`` before it): the ladder's note."""
-        self.first_to_close: str | None = None
-        """``"bot"`` or ``"ladder"``: whose side of the connection ended first."""
+        self.first_to_close: End | None = None
+        """Whose side of the connection ended first."""
 
-    def closed(self, side: str) -> None:
+    def closed(self, side: End) -> None:
         if self.first_to_close is None:
             self.first_to_close = side
 
@@ -260,7 +268,7 @@ async def play_once(
     if refused is not None:  # BYE, then why: the bot may well have left first, as it should
         reason, final = refused
         return NoGame(f"the ladder refused the connection: {reason}", final)
-    if sight.first_to_close == "bot":
+    if sight.first_to_close is End.BOT:
         how = "" if crash is None else f" ({crash.removeprefix('your bot ')})"
         raise BotFailed(f"the bot left while it waited for its game{how}: a bot must wait")
     return NoGame(
@@ -299,7 +307,7 @@ async def _relay(
 
             async def from_bot(give_up: Callable[[], None]) -> None:
                 await pump(bot, server, partial(feed, watch.from_bot), give_up)
-                sight.closed("bot")
+                sight.closed(End.BOT)
 
             async def both_ways() -> None:
                 async with trio.open_nursery() as ways:
@@ -326,7 +334,7 @@ async def _to_bot(
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             data = b""
         if not data:
-            sight.closed("ladder")
+            sight.closed(End.LADDER)
             with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
                 await bot.send_eof()
             return

@@ -11,20 +11,27 @@ connections all in use) gets ``BYE`` and a note that says why
 (:func:`refusal_note`, :func:`read_refusal`).
 """
 
+import contextlib
 import json
 from enum import Enum
 
 import attrs
+import trio
 
 from engine import Kind, Termination
 from protocol.printable import printable
-from vvw.ladder.store import GameStatus, StoredGame
+from protocol.referee import TURNED_AWAY
+from server.player import Player
+from vvw.ladder.refusals import Refusal
+from vvw.ladder.stored import GameStatus, StoredGame
 from vvw.wording import plies
 
 MAX_NOTE = 4096
 """Bytes a note has at most (a reason quoting a bot's bytes is cut to fit)."""
 DETAIL = 1000
 """Characters of the reason a note keeps."""
+NOTE_TIME = 2.0
+"""Seconds to send a relay its note."""
 
 
 class Verdict(Enum):
@@ -114,10 +121,10 @@ def read_note(data: bytes) -> Note:
         raise NoteError(f"not a ladder's note: {error}") from None
 
 
-def refusal_note(reason: str, final: bool) -> bytes:
+def refusal_note(refusal: Refusal) -> bytes:
     """The note telling a relay why the ladder refused it, and whether trying again can
     help (``final``: it cannot, say a wrong token): ``{"refused": REASON, "final": …}``."""
-    record = {"refused": reason[:DETAIL], "final": final}
+    record = {"refused": refusal.value, "final": refusal.final}
     return json.dumps(record, ensure_ascii=True).encode() + b"\n"
 
 
@@ -132,3 +139,16 @@ def read_refusal(data: bytes) -> tuple[str, bool] | None:
     if not isinstance(refused, str):
         return None
     return printable(refused), record.get("final") is True
+
+
+async def send_note(player: Player, note: bytes, bye: bool = False) -> None:
+    """Send a relay ``note`` after its game's ``BYE``, or after a ``BYE`` of its own
+    (``bye``: a connection refused before any game). A note is no message of the course
+    protocol: its bytes go past :class:`~server.player.Player`'s codec, after the last
+    message. A connection gone, or stuck for :data:`NOTE_TIME`, gets none."""
+    with trio.move_on_after(NOTE_TIME):
+        for message in TURNED_AWAY if bye else ():
+            if not await player.send_quietly(message):
+                return
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            await player.stream.send_all(note)

@@ -1,17 +1,12 @@
-"""The ladder's file: one SQLite database (WAL) with its settings, players, pairings and games.
+"""The ladder's file written: :class:`LadderStore`, the one writer.
 
-* :class:`LadderStore` writes: teams and their token hashes, a pairing's games as they
-  begin, each game's end in one transaction of its own (so a server killed at any moment
-  loses only the games in progress), and :meth:`LadderStore.abort_interrupted`, which the
-  server calls when it starts: the games a killed server left "playing" become aborted.
-* :class:`LadderReader` reads, on a connection of its own: a page or a rating table reads a
-  consistent :class:`Snapshot` while games go on being written (WAL: readers and the
-  writer never wait for each other).
-
-The schema is versioned (``PRAGMA user_version``) and the file marked as a ladder's
-(``PRAGMA application_id``), so a file that is missing, not SQLite, not a ladder, or made
-by a newer vvw is refused in one line (:class:`StoreError`). Transcripts live in a folder
-beside the file (:func:`transcripts_folder`); the games name theirs relative to it.
+It writes teams and their token hashes, a pairing's games as they begin, each game's end
+in one transaction of its own (so a server killed at any moment loses only the games in
+progress), and :meth:`LadderStore.abort_interrupted`, which the server calls when it
+starts: the games a killed server left "playing" become aborted. It reads as
+:class:`~vvw.ladder.queries.LadderReader` does, on the same connection; the server makes
+all its calls off the event loop (:mod:`vvw.ladder.storethread`). The file's schema is
+:mod:`vvw.ladder.schema`'s, the records it returns :mod:`vvw.ladder.stored`'s.
 """
 
 import json
@@ -19,13 +14,10 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import Enum
 from pathlib import Path
 from typing import Any, Self
 
-import attrs
-
-from engine import GameResult, Kind, Termination
+from engine import GameResult, Termination
 from vvw.ladder.credentials import (
     Credentials,
     check_team_name,
@@ -34,350 +26,13 @@ from vvw.ladder.credentials import (
     new_token,
     token_matches,
 )
+from vvw.ladder.queries import LadderReader, TeamError
+from vvw.ladder.refusals import Refusal
+from vvw.ladder.schema import StoreError, connect, make_tables, remove_file, transaction
 from vvw.ladder.settings import LadderSettings
+from vvw.ladder.stored import GameStatus, Pairing, StoredGame
 
-SCHEMA_VERSION = 1
-APPLICATION_ID = 0x76767731
-"""``vvw1``: marks the file as a vvw ladder's."""
 INTERRUPTED = "the ladder's server stopped during the game"
-SCHEMA = (  # one statement each
-    """
-CREATE TABLE settings (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL                 -- JSON
-)
-""",
-    """
-CREATE TABLE players (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    key TEXT NOT NULL UNIQUE,           -- the name casefolded: one team per name
-    builtin TEXT,                       -- a built-in bot's registered name; NULL: a team
-    token_hash TEXT,                    -- a team's; NULL for a built-in bot or a removed team
-    created REAL NOT NULL,
-    last_seen REAL,
-    removed REAL                        -- when a team that had played was removed
-)
-""",
-    """
-CREATE TABLE pairings (
-    id INTEGER PRIMARY KEY,
-    first INTEGER NOT NULL REFERENCES players (id),    -- the vampires of leg 1
-    second INTEGER NOT NULL REFERENCES players (id),   -- the vampires of leg 2
-    map TEXT NOT NULL,
-    battle_seed INTEGER NOT NULL,
-    created REAL NOT NULL
-)
-""",
-    """
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY,
-    pairing INTEGER NOT NULL REFERENCES pairings (id),
-    leg INTEGER NOT NULL CHECK (leg IN (1, 2)),
-    vampires INTEGER NOT NULL REFERENCES players (id),
-    werewolves INTEGER NOT NULL REFERENCES players (id),
-    started REAL NOT NULL,
-    ended REAL,
-    state TEXT NOT NULL CHECK (state IN ('playing', 'finished', 'aborted')),
-    winner TEXT CHECK (winner IN ('vampires', 'werewolves')),
-    termination TEXT,                   -- engine.Termination's value
-    detail TEXT NOT NULL DEFAULT '',
-    plies INTEGER NOT NULL DEFAULT 0,
-    vampires_creatures INTEGER,
-    werewolves_creatures INTEGER,
-    transcript TEXT,                    -- relative to the transcripts folder
-    UNIQUE (pairing, leg)
-)
-""",
-    "CREATE INDEX games_by_state ON games (state)",
-)
-GAME_COLUMNS = """
-    g.id, g.pairing, g.leg, p.map, p.battle_seed, v.name, w.name, g.started, g.ended,
-    g.state, g.winner, g.termination, g.detail, g.plies, g.vampires_creatures,
-    g.werewolves_creatures, g.transcript
-"""
-GAME_QUERY = f"""
-SELECT {GAME_COLUMNS} FROM games g
-JOIN pairings p ON p.id = g.pairing
-JOIN players v ON v.id = g.vampires
-JOIN players w ON w.id = g.werewolves
-"""
-
-
-class StoreError(Exception):
-    """The ladder's file cannot be used; ``str()`` says why in one line, naming it."""
-
-
-class TeamError(ValueError):
-    """A team command that cannot be done (a name taken, a team unknown); one line."""
-
-
-class GameStatus(Enum):
-    PLAYING = "playing"
-    FINISHED = "finished"
-    ABORTED = "aborted"
-    """Stopped before its end (the server stopped): kept, never rated."""
-
-
-class Verdict(Enum):
-    """What the store says of a connection's credentials."""
-
-    ACCEPTED = "accepted"
-    NO_SUCH_TEAM = "no such team"
-    WRONG_TOKEN = "wrong token"
-
-
-@attrs.frozen
-class Player:
-    """A team, or a built-in bot (``builtin`` names it in the registry)."""
-
-    name: str
-    builtin: str | None
-    created: float
-    last_seen: float | None
-    removed: float | None
-    """When the team was removed (its games kept); ``None`` while it plays."""
-
-
-@attrs.frozen
-class Pairing:
-    """Two players' two games on one map and battle seed: ``first`` has the vampires in
-    leg 1, ``second`` in leg 2."""
-
-    id: int
-    first: str
-    second: str
-    map: str
-    battle_seed: int
-
-    def sides(self, leg: int) -> tuple[str, str]:
-        """The vampires and the werewolves of ``leg``."""
-        return (self.first, self.second) if leg == 1 else (self.second, self.first)
-
-
-@attrs.frozen
-class StoredGame:
-    """One game as the store keeps it."""
-
-    id: int
-    pairing: int
-    leg: int
-    map: str
-    battle_seed: int
-    vampires: str
-    werewolves: str
-    started: float
-    ended: float | None
-    status: GameStatus
-    winner: Kind | None
-    termination: Termination | None
-    """``None`` while it is played."""
-    detail: str
-    plies: int
-    vampires_creatures: int | None
-    werewolves_creatures: int | None
-    transcript: str | None
-
-    @property
-    def rated(self) -> bool:
-        """Finished games are rated; games in progress and aborted ones are not."""
-        return self.status is GameStatus.FINISHED
-
-    @property
-    def abnormal(self) -> bool:
-        """Whether it ended otherwise than by the board or the clock of the rules (an
-        aborted game too)."""
-        return self.termination is not None and self.termination.is_abnormal
-
-    @property
-    def names(self) -> tuple[str, str]:
-        return (self.vampires, self.werewolves)
-
-    def side_of(self, name: str) -> Kind:
-        return Kind.VAMPIRES if name == self.vampires else Kind.WEREWOLVES
-
-    def opponent_of(self, name: str) -> str:
-        return self.werewolves if name == self.vampires else self.vampires
-
-    def score_of(self, name: str) -> float:
-        """1 for a win of ``name``, ½ for a draw, 0 for a loss (of a finished game)."""
-        if self.winner is None:
-            return 0.5
-        return 1.0 if self.winner is self.side_of(name) else 0.0
-
-    @property
-    def loser(self) -> str | None:
-        if self.winner is None:
-            return None
-        return self.werewolves if self.winner is Kind.VAMPIRES else self.vampires
-
-
-@attrs.frozen
-class Snapshot:
-    """Everything a page or a rating table reads, as of one moment."""
-
-    settings: LadderSettings
-    players: tuple[Player, ...]
-    games: tuple[StoredGame, ...]
-    """Oldest first."""
-    taken: float
-
-
-def transcripts_folder(path: Path) -> Path:
-    """Where a ladder's transcripts go: ``ladder-transcripts/`` beside ``ladder.db``."""
-    return path.with_name(f"{path.stem}-transcripts")
-
-
-def _connect(path: Path, failure: str) -> sqlite3.Connection:
-    """A connection to ``path`` in autocommit mode (transactions begun by hand), waiting
-    up to 5 s for another writer; :class:`StoreError` (``failure: why``) if none. It may
-    be used from any thread, one at a time (the server's calls are made in a worker
-    thread: :mod:`vvw.ladder.storethread`)."""
-    try:
-        connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    except sqlite3.Error as error:
-        raise StoreError(f"{failure}: {error}") from None
-    connection.execute("PRAGMA busy_timeout = 5000")
-    return connection
-
-
-def _check_file(path: Path, connection: sqlite3.Connection) -> None:
-    try:
-        (application,) = connection.execute("PRAGMA application_id").fetchone()
-        (version,) = connection.execute("PRAGMA user_version").fetchone()
-    except sqlite3.DatabaseError as error:
-        raise StoreError(f"{path} is not a ladder: {error}") from None
-    if application != APPLICATION_ID:
-        raise StoreError(f"{path} is an SQLite file but not a ladder's")
-    if version > SCHEMA_VERSION:
-        raise StoreError(
-            f"{path} was made by a newer vvw (ladder schema {version}; this one reads"
-            f" {SCHEMA_VERSION}): upgrade vvw to use it"
-        )
-
-
-def _game(row: tuple[Any, ...]) -> StoredGame:
-    """A game from a row of :data:`GAME_QUERY`."""
-    (number, pairing, leg, map_, seed, vampires, werewolves, started, ended) = row[:9]
-    (state, winner, termination, detail, plies, v_count, w_count, transcript) = row[9:]
-    return StoredGame(
-        number,
-        pairing,
-        leg,
-        map_,
-        seed,
-        vampires,
-        werewolves,
-        started,
-        ended,
-        GameStatus(state),
-        None if winner is None else Kind[winner.upper()],
-        None if termination is None else Termination(termination),
-        detail,
-        plies,
-        v_count,
-        w_count,
-        transcript,
-    )
-
-
-class LadderReader:
-    """A ladder read on a connection of its own (see the module's docstring)."""
-
-    def __init__(
-        self, path: Path, connection: sqlite3.Connection, clock: Callable[[], float]
-    ) -> None:
-        self.path = path
-        self._db = connection
-        self._clock = clock
-        self.settings = self._read_settings()
-
-    @classmethod
-    def open(cls, path: Path, clock: Callable[[], float] = time.time) -> Self:
-        """The ladder at ``path``; :class:`StoreError` if there is none there."""
-        if not path.exists():
-            raise StoreError(f"no ladder {path}: make one with `vvw ladder new {path}`")
-        if not path.is_file():
-            raise StoreError(f"{path} is not a file")
-        if path.stat().st_size == 0:
-            raise StoreError(f"{path} is empty, not a ladder")
-        connection = _connect(path, f"cannot open {path}")
-        try:
-            _check_file(path, connection)
-            reader = cls(path, connection, clock)
-        except BaseException:
-            connection.close()
-            raise
-        reader._prepare()
-        return reader
-
-    def _prepare(self) -> None:
-        self._db.execute("PRAGMA query_only = ON")
-
-    def close(self) -> None:
-        self._db.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    @property
-    def transcripts(self) -> Path:
-        return transcripts_folder(self.path)
-
-    def _read_settings(self) -> LadderSettings:
-        try:
-            rows = self._db.execute("SELECT key, value FROM settings").fetchall()
-            return LadderSettings.from_record({key: json.loads(value) for key, value in rows})
-        except (sqlite3.DatabaseError, KeyError, ValueError, TypeError) as error:
-            raise StoreError(f"{self.path}: the ladder's settings are damaged ({error})") from None
-
-    def players(self) -> tuple[Player, ...]:
-        """Every player: the built-in bots first (as made), then the teams as added."""
-        rows = self._db.execute(
-            "SELECT name, builtin, created, last_seen, removed FROM players ORDER BY id"
-        )
-        return tuple(Player(*row) for row in rows)
-
-    def games(self, limit: int | None = None) -> tuple[StoredGame, ...]:
-        """The games, newest first (``limit`` of them if given)."""
-        query = GAME_QUERY + " ORDER BY g.id DESC" + ("" if limit is None else " LIMIT ?")
-        rows = self._db.execute(query, () if limit is None else (limit,))
-        return tuple(_game(row) for row in rows)
-
-    def game(self, number: int) -> StoredGame:
-        """Game ``number``; ``ValueError`` if there is none."""
-        row = self._db.execute(GAME_QUERY + " WHERE g.id = ?", (number,)).fetchone()
-        if row is None:
-            raise ValueError(f"no game {number}")
-        return _game(row)
-
-    def canonical_name(self, name: str) -> str:
-        """The name the player called ``name`` (in any case) was added with;
-        :class:`TeamError` if there is none."""
-        return self._player_row(name)[1]
-
-    def _player_row(self, name: str) -> tuple[int, str, str | None, str | None, float | None]:
-        """``(id, name, builtin, token_hash, removed)`` of the player called ``name``."""
-        row = self._db.execute(
-            "SELECT id, name, builtin, token_hash, removed FROM players WHERE key = ?",
-            (name_key(name),),
-        ).fetchone()
-        if row is None:
-            raise TeamError(f"no team {name!r} in {self.path}")
-        return row
-
-    def snapshot(self) -> Snapshot:
-        """Players and every game, read in one transaction (one moment's state)."""
-        self._db.execute("BEGIN")
-        try:
-            players = self.players()
-            games = tuple(_game(row) for row in self._db.execute(GAME_QUERY + " ORDER BY g.id"))
-        finally:
-            self._db.execute("COMMIT")
-        return Snapshot(self.settings, players, games, self._clock())
 
 
 class LadderStore(LadderReader):
@@ -392,12 +47,11 @@ class LadderStore(LadderReader):
         :class:`StoreError` if a file is there or cannot be made."""
         if path.exists():
             raise StoreError(f"{path} exists: a new ladder needs a new file")
-        connection = _connect(path, f"cannot make the ladder {path}")
+        connection = connect(path, f"cannot make the ladder {path}")
         try:
             connection.execute("PRAGMA journal_mode = WAL")
-            with _transaction(connection):
-                for statement in SCHEMA:
-                    connection.execute(statement)
+            with transaction(connection):
+                make_tables(connection)
                 connection.executemany(
                     "INSERT INTO settings (key, value) VALUES (?, ?)",
                     [(key, json.dumps(value)) for key, value in settings.to_record().items()],
@@ -406,12 +60,9 @@ class LadderStore(LadderReader):
                     "INSERT INTO players (name, key, builtin, created) VALUES (?, ?, ?, ?)",
                     [(name, name_key(name), name, clock()) for name in settings.builtins],
                 )
-                connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.Error as error:
             connection.close()
-            for suffix in ("", "-wal", "-shm"):
-                path.with_name(path.name + suffix).unlink(missing_ok=True)
+            remove_file(path)
             raise StoreError(f"cannot make the ladder {path}: {error}") from None
         store = cls(path, connection, clock)
         store._prepare()
@@ -424,7 +75,7 @@ class LadderStore(LadderReader):
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        with _transaction(self._db):
+        with transaction(self._db):
             yield self._db
 
     # -- teams --------------------------------------------------------------------------
@@ -488,25 +139,23 @@ class LadderStore(LadderReader):
                 db.execute("DELETE FROM players WHERE id = ?", (id_,))
         return int(games)
 
-    def authenticate(self, credentials: Credentials) -> Verdict:
-        """Whether ``credentials`` are a team's; the team is then seen now."""
+    def authenticate(self, credentials: Credentials) -> Refusal | None:
+        """``None`` if ``credentials`` are a team's (the team is then seen now), else why
+        not: :attr:`~Refusal.NO_SUCH_TEAM` or :attr:`~Refusal.WRONG_TOKEN`."""
         row = self._db.execute(
             "SELECT id, token_hash FROM players WHERE key = ? AND token_hash IS NOT NULL",
             (name_key(credentials.team),),
         ).fetchone()
         if row is None:
-            return Verdict.NO_SUCH_TEAM
+            return Refusal.NO_SUCH_TEAM
         id_, stored = row
         if not token_matches(credentials.token, stored):
-            return Verdict.WRONG_TOKEN
+            return Refusal.WRONG_TOKEN
         with self._write() as db:
             db.execute("UPDATE players SET last_seen = ? WHERE id = ?", (self._clock(), id_))
-        return Verdict.ACCEPTED
+        return None
 
     # -- pairings and games ---------------------------------------------------------------
-
-    def _id_of(self, name: str) -> int:
-        return self._player_row(name)[0]
 
     def new_pairing(self, first: str, second: str) -> Pairing:
         """A new pairing of the players ``first`` (vampires in leg 1) and ``second``: the
@@ -524,17 +173,6 @@ class LadderStore(LadderReader):
                 (number, *ids, game_map.label, seed, self._clock()),
             )
         return self.pairing(number)
-
-    def pairing(self, number: int) -> Pairing:
-        row = self._db.execute(
-            "SELECT p.id, f.name, s.name, p.map, p.battle_seed FROM pairings p"
-            " JOIN players f ON f.id = p.first JOIN players s ON s.id = p.second"
-            " WHERE p.id = ?",
-            (number,),
-        ).fetchone()
-        if row is None:
-            raise ValueError(f"no pairing {number}")
-        return Pairing(*row)
 
     def begin_game(self, pairing: int, leg: int) -> StoredGame:
         """Record that leg ``leg`` (1 or 2) of ``pairing`` begins now; the game as stored."""
@@ -606,39 +244,3 @@ class LadderStore(LadderReader):
                 "UPDATE games SET transcript = ?, plies = ? WHERE id = ? AND state = 'aborted'",
                 (transcript, plies, number),
             )
-
-    def owed_return_legs(self) -> list[Pairing]:
-        """Pairings whose first game finished and whose return game has not begun, between
-        players who still play; oldest first."""
-        rows = self._db.execute(
-            "SELECT p.id FROM pairings p"
-            " JOIN games one ON one.pairing = p.id AND one.leg = 1 AND one.state = 'finished'"
-            " JOIN players f ON f.id = p.first JOIN players s ON s.id = p.second"
-            " WHERE f.removed IS NULL AND s.removed IS NULL"
-            " AND NOT EXISTS (SELECT 1 FROM games two WHERE two.pairing = p.id AND two.leg = 2)"
-            " ORDER BY p.id"
-        )
-        return [self.pairing(number) for (number,) in rows.fetchall()]
-
-    def recent_opponents(self, name: str, count: int) -> list[str]:
-        """The opponents of ``name``'s last ``count`` games, the latest first."""
-        id_ = self._id_of(name)
-        rows = self._db.execute(
-            "SELECT CASE WHEN g.vampires = ? THEN w.name ELSE v.name END FROM games g"
-            " JOIN players v ON v.id = g.vampires JOIN players w ON w.id = g.werewolves"
-            " WHERE g.vampires = ? OR g.werewolves = ? ORDER BY g.id DESC LIMIT ?",
-            (id_, id_, id_, count),
-        )
-        return [opponent for (opponent,) in rows]
-
-
-@contextmanager
-def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
-    """One write transaction: committed whole, or rolled back whole."""
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        connection.execute("ROLLBACK")
-        raise
-    connection.execute("COMMIT")

@@ -9,7 +9,6 @@ from vvw.ladder.credentials import (
     NME_BYTES,
     Credentials,
     CredentialsError,
-    Refusal,
     TeamNameError,
     check_team_name,
     format_credentials,
@@ -19,6 +18,7 @@ from vvw.ladder.credentials import (
     parse_credentials,
     token_matches,
 )
+from vvw.ladder.refusals import Refusal
 
 names = st.from_regex(r"[^\W_][\w.-]{0,31}", fullmatch=True)
 tokens = st.builds(lambda _: new_token(), st.integers())

@@ -11,9 +11,9 @@ from protocol.records import Command, Direction, Frame
 from server.settings import Settings
 from tests.vvw.ladder.ladders import ladder_settings, serving, team_bot
 from vvw.ladder.credentials import Credentials
+from vvw.ladder.events import Joined
 from vvw.ladder.joining import BotFailed, GameSeen, Joining, JoinRefused, NoGame, join
 from vvw.ladder.notes import Verdict
-from vvw.ladder.serving import Joined
 from vvw.ladder.store import LadderStore
 from vvw.running.participants import Participant
 from vvw.transcripts import read_transcript

@@ -6,7 +6,9 @@ import pytest
 
 from vvw.cli import main
 from vvw.ladder.credentials import Credentials
-from vvw.ladder.store import LadderReader, LadderStore, Verdict
+from vvw.ladder.queries import LadderReader
+from vvw.ladder.refusals import Refusal
+from vvw.ladder.store import LadderStore
 
 
 @pytest.fixture
@@ -94,7 +96,7 @@ def test_team_add_prints_the_token_once_and_only_its_hash_is_kept(ladder, capsys
     assert len(token) == 32 and token not in captured.err
     assert "shown this once" in captured.err
     with LadderStore.open(ladder) as store:
-        assert store.authenticate(Credentials("alpha", token)) is Verdict.ACCEPTED
+        assert store.authenticate(Credentials("alpha", token)) is None
     assert main(["ladder", "team", "list", str(ladder)]) == 0
     listing = capsys.readouterr().out
     assert "alpha" in listing and token not in listing
@@ -109,8 +111,8 @@ def test_team_reset_prints_a_new_token_and_the_old_one_stops_working(ladder, cap
     new = capsys.readouterr().out.strip()
     assert new != old
     with LadderStore.open(ladder) as store:
-        assert store.authenticate(Credentials("alpha", old)) is Verdict.WRONG_TOKEN
-        assert store.authenticate(Credentials("alpha", new)) is Verdict.ACCEPTED
+        assert store.authenticate(Credentials("alpha", old)) is Refusal.WRONG_TOKEN
+        assert store.authenticate(Credentials("alpha", new)) is None
 
 
 def test_team_list_shows_each_team_with_its_games_and_status(ladder, capsys):

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.processes import processes_mentioning
-from vvw.ladder.store import GameStatus, LadderReader
+from vvw.ladder.queries import LadderReader
+from vvw.ladder.stored import GameStatus
 from vvw.ladder.tables import ratings_of
 
 WAIT = 120.0

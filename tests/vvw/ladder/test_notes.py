@@ -13,6 +13,7 @@ from protocol.codec import Bye, End, Upd, encode
 from tests.vvw.ladder.ladders import play, result
 from vvw.ladder.joining import Joining, _Sight, _to_bot
 from vvw.ladder.notes import MAX_NOTE, Note, NoteError, Verdict, note_of, read_note
+from vvw.ladder.refusals import Refusal
 
 V, W = Kind.VAMPIRES, Kind.WEREWOLVES
 
@@ -98,7 +99,7 @@ def test_the_relay_gives_the_bot_everything_up_to_bye_and_keeps_the_note_however
 def test_a_refusal_note_says_why_and_whether_trying_again_can_help():
     from vvw.ladder.notes import read_refusal, refusal_note
 
-    assert read_refusal(refusal_note("wrong token", final=True)) == ("wrong token", True)
-    full = refusal_note("the team has all its connections open already", final=False)
+    assert read_refusal(refusal_note(Refusal.WRONG_TOKEN)) == ("wrong token", True)
+    full = refusal_note(Refusal.TEAM_FULL)
     assert read_refusal(full) == ("the team has all its connections open already", False)
     assert read_refusal(b'{"game": 1}\n') is None and read_refusal(b"\xff") is None

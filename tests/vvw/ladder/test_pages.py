@@ -9,7 +9,7 @@ import pytest
 from engine import Kind, Termination
 from tests.vvw.ladder.ladders import play, result
 from vvw.ladder.pages import games_page, leaderboard_page, team_page, team_url
-from vvw.ladder.store import LadderReader
+from vvw.ladder.queries import LadderReader
 from vvw.ladder.tables import leaderboard, ratings_of, team_report
 
 V, W = Kind.VAMPIRES, Kind.WEREWOLVES

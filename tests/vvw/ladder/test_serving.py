@@ -13,9 +13,12 @@ from server.settings import Settings
 from tests.server.fakes import FakeBot, random_policy
 from tests.vvw.ladder.ladders import ended, ladder_settings, serving, team_bot
 from vvw.ladder.credentials import Credentials
+from vvw.ladder.events import Joined, Left, Refused
 from vvw.ladder.limiter import FailureLimiter
-from vvw.ladder.serving import Joined, Left, Refusal, Refused
-from vvw.ladder.store import GameStatus, LadderReader, LadderStore, Verdict
+from vvw.ladder.queries import LadderReader
+from vvw.ladder.refusals import Refusal
+from vvw.ladder.store import LadderStore
+from vvw.ladder.stored import GameStatus
 from vvw.transcripts import read_transcript
 
 GAME = Settings(rules=Rules(max_plies=20))
@@ -128,8 +131,12 @@ async def test_a_silent_connection_is_dropped_and_counts_as_a_failure(tmp_path, 
 
 async def test_a_team_has_its_connections_and_no_more(ladder):
     store, tokens = ladder
+    limiter = FailureLimiter(clock=trio.current_time)
     with trio.fail_after(10):
-        async with serving(store) as (port, heard, server), trio.open_nursery() as bots:
+        async with (
+            serving(store, limiter=limiter) as (port, heard, server),
+            trio.open_nursery() as bots,
+        ):
             for _ in range(store.settings.team_connections):
                 await team_bot(bots, port, "alpha", tokens["alpha"])
             await heard.until(lambda heard: len(heard.of(Joined)) == 2)
@@ -139,6 +146,7 @@ async def test_a_team_has_its_connections_and_no_more(ladder):
             bots.cancel_scope.cancel()
     assert heard.of(Refused) == [Refused(heard.of(Refused)[0].peer, Refusal.TEAM_FULL, "alpha")]
     assert extra.received == [] and store.games() == ()
+    assert len(limiter) == 0  # its token was right: no failed login
 
 
 async def test_a_bot_that_leaves_while_it_waits_loses_nothing(ladder):
@@ -203,7 +211,7 @@ class HeldStore(LadderStore):
         self.release = threading.Event()
         self.released = False
 
-    def authenticate(self, credentials: Credentials) -> Verdict:
+    def authenticate(self, credentials: Credentials) -> Refusal | None:
         if credentials.team == "gamma":
             self.holding.set()
             self.released = self.release.wait(HOLD_GUARD)

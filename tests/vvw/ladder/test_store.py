@@ -11,17 +11,11 @@ import pytest
 from engine import Kind, Termination
 from tests.vvw.ladder.ladders import ladder_settings, play, result
 from vvw.ladder.credentials import Credentials, TeamNameError, new_token
-from vvw.ladder.store import (
-    APPLICATION_ID,
-    INTERRUPTED,
-    GameStatus,
-    LadderReader,
-    LadderStore,
-    StoreError,
-    TeamError,
-    Verdict,
-    transcripts_folder,
-)
+from vvw.ladder.queries import LadderReader, TeamError
+from vvw.ladder.refusals import Refusal
+from vvw.ladder.schema import APPLICATION_ID, StoreError, transcripts_folder
+from vvw.ladder.store import INTERRUPTED, LadderStore
+from vvw.ladder.stored import GameStatus
 
 
 def test_a_new_ladder_keeps_its_settings_and_its_built_in_bots(tmp_path, clock):
@@ -113,21 +107,21 @@ def test_transcripts_go_in_a_folder_beside_the_ladder(tmp_path, store):
 def test_a_team_added_is_seen_when_its_token_is_presented(store, clock):
     token = store.add_team("alpha")
     clock.advance(60)
-    assert store.authenticate(Credentials("alpha", token)) is Verdict.ACCEPTED
+    assert store.authenticate(Credentials("alpha", token)) is None
     (alpha,) = [p for p in store.players() if p.name == "alpha"]
     assert (alpha.builtin, alpha.created, alpha.last_seen) == (None, clock.now - 60, clock.now)
 
 
 def test_a_team_name_is_matched_whatever_its_case(store):
     token = store.add_team("Alpha")
-    assert store.authenticate(Credentials("ALPHA", token)) is Verdict.ACCEPTED
+    assert store.authenticate(Credentials("ALPHA", token)) is None
 
 
 def test_a_wrong_token_or_an_unknown_team_is_not_accepted(store):
     store.add_team("alpha")
-    assert store.authenticate(Credentials("alpha", new_token())) is Verdict.WRONG_TOKEN
-    assert store.authenticate(Credentials("beta", new_token())) is Verdict.NO_SUCH_TEAM
-    assert store.authenticate(Credentials("greedy", new_token())) is Verdict.NO_SUCH_TEAM
+    assert store.authenticate(Credentials("alpha", new_token())) is Refusal.WRONG_TOKEN
+    assert store.authenticate(Credentials("beta", new_token())) is Refusal.NO_SUCH_TEAM
+    assert store.authenticate(Credentials("greedy", new_token())) is Refusal.NO_SUCH_TEAM
     (alpha,) = [p for p in store.players() if p.name == "alpha"]
     assert alpha.last_seen is None
 
@@ -159,8 +153,8 @@ def test_a_team_name_taken_or_bad_is_refused(store, name, error, says):
 def test_a_reset_token_replaces_the_old_one(store):
     old = store.add_team("alpha")
     new = store.reset_token("alpha")
-    assert store.authenticate(Credentials("alpha", old)) is Verdict.WRONG_TOKEN
-    assert store.authenticate(Credentials("alpha", new)) is Verdict.ACCEPTED
+    assert store.authenticate(Credentials("alpha", old)) is Refusal.WRONG_TOKEN
+    assert store.authenticate(Credentials("alpha", new)) is None
 
 
 @pytest.mark.parametrize("action", ["reset_token", "remove_team"])
@@ -182,7 +176,7 @@ def test_a_team_that_played_is_removed_but_its_games_and_name_stay(store):
     token = store.add_team("alpha")
     play(store, "alpha", "greedy", Kind.VAMPIRES, Kind.VAMPIRES)
     assert store.remove_team("alpha") == 2
-    assert store.authenticate(Credentials("alpha", token)) is Verdict.NO_SUCH_TEAM
+    assert store.authenticate(Credentials("alpha", token)) is Refusal.NO_SUCH_TEAM
     assert len(store.games()) == 2
     with pytest.raises(TeamError, match="was removed but its games are kept"):
         store.add_team("alpha")

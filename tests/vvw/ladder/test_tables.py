@@ -2,7 +2,7 @@
 
 from engine import Kind, Termination
 from tests.vvw.ladder.ladders import play, result
-from vvw.ladder.store import LadderReader
+from vvw.ladder.queries import LadderReader
 from vvw.ladder.tables import leaderboard, ratings_of, team_report
 
 V, W = Kind.VAMPIRES, Kind.WEREWOLVES

@@ -19,6 +19,8 @@ import pytest
 
 from tests.helpers.processes import processes_mentioning
 from vvw.ladder.queries import LadderReader
+from vvw.ladder.recovery import cut_transcript
+from vvw.ladder.schema import transcripts_folder
 from vvw.ladder.stored import GameStatus
 from vvw.ladder.tables import ratings_of
 
@@ -188,8 +190,15 @@ def test_a_killed_server_loses_only_its_games_in_progress_recorded_aborted_at_it
         class_.join(port, team, "alphabeta --time-budget 0.2")
 
     def finished_and_playing() -> bool:
-        states = [game.status for game in class_.games()]
-        return GameStatus.FINISHED in states and states[-1] is GameStatus.PLAYING
+        """A finished game, and one in progress that has begun: its transcript is being
+        written (a game is recorded as playing a moment before its greeting)."""
+        games = class_.games()
+        states = [game.status for game in games]
+        return (
+            GameStatus.FINISHED in states
+            and states[-1] is GameStatus.PLAYING
+            and cut_transcript(transcripts_folder(class_.path), games[-1].id) is not None
+        )
 
     wait_for(finished_and_playing, "a finished game and one in progress")
     server.process.send_signal(signal.SIGKILL)

@@ -287,7 +287,11 @@ def candidate_plies(state: GameState, limit: int = 32) -> list[Ply]:
             enemies.append((pos, count))
     if not friends:
         return []
-    friends.sort(key=lambda g: -g[1])
+    # Biggest first, then in the board's order, whatever the order the cells were put
+    # in: a position's candidates must not depend on how it was reached.
+    friends.sort(key=_biggest_first)
+    enemies.sort()
+    humans.sort()
     own_counts = {pos: count for pos, count in friends}
     per_group: list[list[tuple[float, Prepared]]] = []
     for pos, n in friends:
@@ -326,6 +330,10 @@ def candidate_plies(state: GameState, limit: int = 32) -> list[Ply]:
             if len(found) == limit:
                 break
     return list(found) or _fallback(state, friends, grid, own)
+
+
+def _biggest_first(group: tuple[int, int]) -> tuple[int, int]:
+    return -group[1], group[0]
 
 
 def _rough_score(choice: tuple[float, list[Prepared]]) -> float:

@@ -1,5 +1,7 @@
 """Candidate plies: always legal, never empty while the side to move has creatures."""
 
+import random
+
 import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
@@ -156,3 +158,16 @@ def test_a_step_toward_a_goal_is_the_nearest_neighbour_preferring_no_battle(
     assert _step_toward(pos, goal, n, cols, table, grid) == _nearest_step_by_brute_force(
         state, pos, goal, n
     )
+
+
+@settings(max_examples=150, deadline=None)
+@given(crowded_states(), st.randoms(use_true_random=False))
+def test_the_candidates_do_not_depend_on_the_order_the_cells_were_put_in(
+    state: GameState, rng: random.Random
+) -> None:
+    # A search meets one position by several paths, each building its board in another
+    # order; its caches (keyed by position) must find the same plies whichever came first.
+    cells = list(state.contents.items())
+    rng.shuffle(cells)
+    shuffled = GameState.trusted(state.rows, state.cols, None, state.ply, dict(cells))
+    assert candidate_plies(shuffled, 8) == candidate_plies(state, 8)

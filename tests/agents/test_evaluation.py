@@ -328,3 +328,28 @@ def test_scattered_groups_a_bigger_enemy_comes_for_count_as_losing_unless_they_m
     nearer_five = HUNT_SHARE * 5 / 2 - HUNT_SHARE * 5 / 5
     assert math.isclose(value(2) - value(8), doomed_eleven - nearer_five)
     assert value(2) > value(8)
+
+
+@settings(max_examples=300)
+@given(
+    cells=st.lists(
+        st.tuples(st.sampled_from([HUMANS, VAMPIRES, WEREWOLVES]), st.integers(1, 20)),
+        min_size=2,
+        max_size=20,
+    ),
+    side=st.sampled_from([4, 12, 30]),
+    rng=st.randoms(use_true_random=False),
+    ply=st.integers(0, 1),
+)
+def test_a_value_does_not_depend_on_the_order_the_cells_were_put_in(cells, side, rng, ply):
+    # A search meets one position by several paths, each building its board in another
+    # order; its caches (keyed by position) must value it the same whichever came first.
+    cells = cells[: side * side]
+    places = rng.sample(range(side * side), len(cells))
+    grid = {pos: (int(kind), count) for (kind, count), pos in zip(cells, places, strict=True)}
+    state = GameState.trusted(side, side, None, ply, dict(sorted(grid.items())))
+    shuffled = list(grid.items())
+    rng.shuffle(shuffled)
+    other = GameState.trusted(side, side, None, ply, dict(shuffled))
+    for species in (V, W):
+        assert evaluation.scored(other, species) == evaluation.scored(state, species)

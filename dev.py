@@ -37,6 +37,9 @@ COMPILED = [
     "agents/evaluation.py",
     "agents/candidates.py",
     "agents/zobrist.py",
+    "agents/search.py",
+    "agents/deepening.py",
+    "agents/expectiminimax.py",
 ]
 """The modules ``dev.py compile`` builds with mypyc: the search's hot paths. Each stays a
 plain module; the built ``.so`` beside it is imported instead when present. Not the engine:

@@ -44,6 +44,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
 
+from agents.compiling import mypyc_attr
 from agents.options import option, read_options
 from agents.search import (
     MARGIN_SHARE,
@@ -95,6 +96,7 @@ class _Progress:
         self.value = 0.0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Deepening(Generic[Child]):
     """An iterative-deepening search bot (see the module docstring).
 
@@ -310,6 +312,7 @@ class Node:
         """Whether the node is in the cache (what it learns is worth keeping)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TableSearch(Deepening[Keyed]):
     """What ``alphabeta`` and ``expectiminimax`` share beyond the driver: the side searched
     for, Zobrist keys, the fixed-size transposition table and the move's bounded cache of
@@ -333,6 +336,7 @@ class TableSearch(Deepening[Keyed]):
         """Leaf values by Zobrist key (a leaf's value depends on the position alone, for
         one side): kept from move to move while the side is the same, at most
         :data:`LEAF_ENTRIES` of them (then emptied)."""
+        self.leaf_entries = LEAF_ENTRIES
 
     def visit(self, key: int, depth: int) -> float | None:
         """A node of key ``key`` with ``depth`` plies left is visited (the clock ticks, and
@@ -363,7 +367,7 @@ class TableSearch(Deepening[Keyed]):
         if value is None:
             value = self.leaf_value(state, self._default_rules)
             leaves = self.leaves
-            if len(leaves) >= LEAF_ENTRIES:
+            if len(leaves) >= self.leaf_entries:
                 leaves.clear()
             leaves[key] = value
         return value

@@ -28,6 +28,7 @@ from typing import Any
 import attrs
 
 from agents.candidates import candidate_plies
+from agents.compiling import mypyc_attr
 from agents.deepening import Keyed, TableOptions, TableSearch
 from agents.endgame import endgame_ply
 from agents.evaluation import DRAW, LOSS, WIN, on_win_scale, root_bar, scored
@@ -134,6 +135,7 @@ class ExpectiminimaxOptions(TableOptions):
     )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ExpectiminimaxAgent(TableSearch):
     """Iterative-deepening expectiminimax with Star1 chance-node pruning."""
 

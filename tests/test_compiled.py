@@ -4,6 +4,8 @@ it. Skipped where the modules are not compiled (the default: plain Python)."""
 
 import importlib.util
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -58,3 +60,15 @@ def test_the_compiled_and_the_plain_bots_search_the_same_trees(tmp_path: Path, b
             got = fast.choose(bot, state, None, options)
             expected = reference.choose(bot, state, None, options)
             assert (got.ply, got.depth, got.nodes) == (expected.ply, expected.depth, expected.nodes)
+
+
+def test_without_mypys_tools_the_compiled_builds_decorator_leaves_classes_alone() -> None:
+    code = (
+        "import sys; sys.modules['mypy_extensions'] = None\n"
+        "from agents.compiling import mypyc_attr\n"
+        "class Base: pass\n"
+        "assert mypyc_attr(allow_interpreted_subclasses=True)(Base) is Base\n"
+        "import agents.expectiminimax, agents.reference_search\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

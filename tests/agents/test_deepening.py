@@ -178,19 +178,19 @@ def test_a_reference_bot_reports_its_search_as_the_search_bots_do(bot: str) -> N
 
 
 @pytest.mark.parametrize("bot", SEARCH_BOTS)
-def test_a_leaf_is_valued_once_and_the_kept_values_are_bounded(bot: str, monkeypatch) -> None:
-    from agents import deepening
-
-    agent = search_bot(bot)
-    agent.new_game(VAMPIRES, CROSSING)
+def test_a_leaf_is_valued_once_and_the_kept_values_are_bounded(bot: str) -> None:
     calls = []
-    valued = agent.leaf_value  # type: ignore[attr-defined]
-    monkeypatch.setattr(
-        agent, "leaf_value", lambda state, *rest: calls.append(state) or valued(state)
-    )
-    first = agent.leaf(CROSSING, 1)  # type: ignore[attr-defined]
-    assert agent.leaf(CROSSING, 1) == first and len(calls) == 1  # type: ignore[attr-defined]
-    monkeypatch.setattr(deepening, "LEAF_ENTRIES", 3)
+
+    class Counting(type(search_bot(bot))):  # type: ignore[misc]
+        def leaf_value(self, state, *rest):  # type: ignore[no-untyped-def]
+            calls.append(state)
+            return super().leaf_value(state)
+
+    agent = Counting()
+    agent.new_game(VAMPIRES, CROSSING)
+    first = agent.leaf(CROSSING, 1)
+    assert agent.leaf(CROSSING, 1) == first and len(calls) == 1
+    agent.leaf_entries = 3
     for key in range(2, 10):
-        agent.leaf(CROSSING, key)  # type: ignore[attr-defined]
+        agent.leaf(CROSSING, key)
     assert len(agent.leaves) <= 3  # type: ignore[attr-defined]

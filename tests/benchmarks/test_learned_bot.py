@@ -4,6 +4,8 @@ tournament participant that runs it with the built-in bot's time budget and seed
 import shlex
 import time
 
+import pytest
+
 from agents.expectiminimax import ExpectiminimaxAgent
 from benchmarks.agents import positions
 from benchmarks.learned_bot import LearnedAgent, main, participant
@@ -58,3 +60,14 @@ def test_the_participant_thinks_as_long_as_the_builtin_bot_in_a_tournament(capsy
         for flag in ("--time-budget", "--seed"):
             assert ours[ours.index(flag) + 1] == theirs[theirs.index(flag) + 1]
         assert ours[ours.index("benchmarks.learned_bot") + 1 :][:2] == ["127.0.0.1", "5000"]
+
+
+def test_as_a_client_it_reads_vvw_agents_command_line(capsys) -> None:
+    # Host and port after the options, as vvw agent takes them (port 1: nobody listens).
+    assert main(["--time-budget", "0.5", "--seed", "3", "127.0.0.1", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot connect to 127.0.0.1:1" in err and err.count("\n") == 1
+    with pytest.raises(SystemExit) as refused:
+        main(["127.0.0.1", "1", "--widht", "8"])
+    assert refused.value.code == 2
+    assert "has no option widht" in capsys.readouterr().err

@@ -42,8 +42,8 @@ bot under any ``--move-time``.
 
 **The SPRT** (issue 57 item 6: one pair of games, sides swapped, on each of the 192 big
 open maps of the earlier timed SPRT, the 13th to 60th of each size of ``target_maps
---only-big --big-per-size 60``, 240 maps in all; seed 51 as then; elo0 −10, elo1 10,
-α = β = 0.1), at 0.6 s and at 2 s a move, on an otherwise idle machine:
+--only-big --big-per-size 60``, which prints 60 of each size; seed 51 as then; elo0 −10,
+elo1 10, α = β = 0.1), at 0.6 s and at 2 s a move, on an otherwise idle machine:
 
     MAPS=$(python -m benchmarks.target_maps --only-big --big-per-size 60 \\
         | tr ' ' '\\n' | awk '(NR - 1) % 60 >= 12')

@@ -14,6 +14,7 @@ import argparse
 import logging
 from pathlib import Path
 
+from agents.base import Agent
 from agents.client import Summary, play
 from agents.registry import make_agent
 from engine import GameState, Kind
@@ -73,6 +74,12 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         raise UsageError(f"bot {args.bot!r} is not available ({error})") from None
     except TypeError as error:
         raise UsageError(f"bot {args.bot!r} does not take these options: {error}") from None
+    return play_agent(agent, args)
+
+
+def play_agent(agent: Agent, args: argparse.Namespace) -> int:
+    """Play ``agent`` as ``vvw agent``'s arguments ``args`` say (the server's address, the
+    time budget, games, seed…) until the server is done with it (or a signal)."""
     where = f"{args.host}:{args.port}"
     name = args.name if args.name is not None else agent.name
     summary: Summary | None = None

@@ -278,7 +278,10 @@ def candidate_plies(state: GameState, limit: int = 32) -> list[Ply]:
     friends: list[tuple[int, int]] = []
     enemies: list[tuple[int, int]] = []
     humans: list[tuple[int, int]] = []
-    for pos, (kind, count) in grid.items():
+    # In the board's order, whatever the order the cells were put in (the biggest group
+    # first, the first in that order on a tie): a position's candidates must not depend
+    # on how it was reached.
+    for pos, (kind, count) in sorted(grid.items()):
         if kind == own:
             friends.append((pos, count))
         elif kind == HUMANS:
@@ -287,11 +290,7 @@ def candidate_plies(state: GameState, limit: int = 32) -> list[Ply]:
             enemies.append((pos, count))
     if not friends:
         return []
-    # Biggest first, then in the board's order, whatever the order the cells were put
-    # in: a position's candidates must not depend on how it was reached.
-    friends.sort(key=_biggest_first)
-    enemies.sort()
-    humans.sort()
+    friends.sort(key=lambda g: -g[1])
     own_counts = {pos: count for pos, count in friends}
     per_group: list[list[tuple[float, Prepared]]] = []
     for pos, n in friends:
@@ -330,10 +329,6 @@ def candidate_plies(state: GameState, limit: int = 32) -> list[Ply]:
             if len(found) == limit:
                 break
     return list(found) or _fallback(state, friends, grid, own)
-
-
-def _biggest_first(group: tuple[int, int]) -> tuple[int, int]:
-    return -group[1], group[0]
 
 
 def _rough_score(choice: tuple[float, list[Prepared]]) -> float:

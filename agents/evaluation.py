@@ -195,7 +195,9 @@ def scored(
     humans: list[Group] = []
     own_total = other_total = 0
     smallest_house = _FAR
-    for pos, (kind, count) in state.contents.items():
+    # In the board's order, whatever the order the cells were put in: the terms break
+    # ties by list order, and a position's value must not depend on how it was reached.
+    for pos, (kind, count) in sorted(state.contents.items()):
         group = (pos % cols, pos // cols, count)
         if kind == own:
             mine.append(group)
@@ -207,12 +209,6 @@ def scored(
         else:
             theirs.append(group)
             other_total += count
-    # In the board's order (row by row), whatever the order the cells were put in: the
-    # terms break ties by list order, and a position's value must not depend on how it
-    # was reached.
-    mine.sort(key=_row_major)
-    theirs.sort(key=_row_major)
-    humans.sort(key=_row_major)
     score = float(own_total - other_total)
     my_move = state.to_move == species
     score += _human_term(humans, mine, theirs, my_move, max(state.rows, state.cols))
@@ -370,10 +366,6 @@ def _held(racer: _Racer, houses: _Houses, grown: int, enemies: list[Group], slac
         if 2 * m >= 3 * grown and abs(x - hx) <= reach and abs(y - hy) <= reach:
             return False
     return True
-
-
-def _row_major(group: Group) -> tuple[int, int]:
-    return group[1], group[0]
 
 
 def _size(group: Group) -> int:

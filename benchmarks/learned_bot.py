@@ -49,10 +49,10 @@ elo1 10, α = β = 0.1), at 0.6 s and at 2 s a move, on an otherwise idle machin
         | tr ' ' '\\n' | awk '(NR - 1) % 60 >= 12')
     LEARNED=$(python -m benchmarks.learned_bot participant)
     eval vvw tournament "$LEARNED" expectiminimax --maps $MAPS --rounds 1 --seed 51 \\
-        --move-time 0.6 --sprt elo0=-10,elo1=10,alpha=0.1,beta=0.1 \\
+        --move-time 0.6 --concurrency 2 --sprt elo0=-10,elo1=10,alpha=0.1,beta=0.1 \\
         --results runs/learned-0.6.jsonl
     eval vvw tournament "$LEARNED" expectiminimax --maps $MAPS --rounds 1 --seed 51 \\
-        --move-time 2 --sprt elo0=-10,elo1=10,alpha=0.1,beta=0.1 \\
+        --move-time 2 --concurrency 2 --sprt elo0=-10,elo1=10,alpha=0.1,beta=0.1 \\
         --results runs/learned-2.jsonl
 
 (``eval``: the participant line holds its own quotes.) The learned bot is the first

@@ -61,20 +61,18 @@ fallback plies must stay near zero for the figures to count.
 """
 
 import argparse
-import shlex
 import sys
 from typing import Any, cast
 
 from agents.base import Agent
 from agents.expectiminimax import ExpectiminimaxAgent, ExpectiminimaxOptions, cautious
-from benchmarks.versions import ROOT
+from benchmarks.versions import ROOT, participant_line
 from engine import GameState
-from vvw import signals
 from vvw.analysis.learned import shipped
 from vvw.analysis.leaves import default_leaf
-from vvw.analysis.search import LEAF_EDGE, as_value
+from vvw.analysis.search import leaf_as_value
+from vvw.cli import run_handled
 from vvw.commands.agent import play_agent
-from vvw.errors import ending
 from vvw.running.bots import add_agent_arguments, bot_options
 
 NAME = "learned"
@@ -94,9 +92,7 @@ class LearnedAgent(ExpectiminimaxAgent):
 
     def leaf_value(self, state: GameState, unfinished: bool = False) -> float:
         """The learned expected score for the bot's species, on the bots' scale."""
-        chance = min(1.0 - LEAF_EDGE, max(LEAF_EDGE, self.judge(state)))
-        mine = chance if state.to_move == self._own_species() else 1.0 - chance
-        return cautious(as_value(mine), self.risk)
+        return cautious(leaf_as_value(self.judge, state, self._own_species()), self.risk)
 
 
 def participant() -> str:
@@ -118,8 +114,7 @@ def participant() -> str:
         "--quiet",
         "--quiet-stop",
     ]
-    text = " ".join(word if word.startswith("{") else shlex.quote(word) for word in command)
-    return f'name={NAME} cmd="{text}"'
+    return participant_line(NAME, command)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -139,15 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         agent = LearnedAgent(**bot_options(args, extra))
     except ValueError as error:
         parser.error(str(error))
-    with signals.handled():  # as vvw's command line runs `vvw agent`
-        try:
-            return play_agent(cast(Agent, agent), args)
-        except BaseException as error:
-            ended = ending(error, signals.interrupted_by())
-            if ended is None:
-                raise
-            print(f"{parser.prog}: {ended[0]}", file=sys.stderr)
-            return ended[1]
+    return run_handled(parser.prog, lambda: play_agent(cast(Agent, agent), args))
 
 
 if __name__ == "__main__":

@@ -240,8 +240,18 @@ def participant(ref: str, bot: str, words: list[str]) -> str:
         "{port}",
         *words,
     ]
-    text = " ".join(word if word in ("{host}", "{port}") else shlex.quote(word) for word in command)
-    return f'name={bot}@{ref} cmd="{text}"'
+    return participant_line(f"{bot}@{ref}", command)
+
+
+PLACEHOLDERS = ("{host}", "{port}", "{time_budget}", "{seed}")
+"""The words of a participant's command that ``vvw tournament`` fills in for each game."""
+
+
+def participant_line(name: str, command: list[str]) -> str:
+    """``name=NAME cmd="…"``: a ``vvw tournament`` participant running ``command`` (its
+    words quoted for the shell, but for the :data:`PLACEHOLDERS`)."""
+    text = " ".join(word if word in PLACEHOLDERS else shlex.quote(word) for word in command)
+    return f'name={name} cmd="{text}"'
 
 
 AGENT_FLAGS = ("--time-budget", "--seed", "--name", "--games")

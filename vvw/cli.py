@@ -12,7 +12,7 @@ import importlib
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import metadata
 
 from vvw import signals
@@ -69,11 +69,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.named(args.command_name).unrecognized(extra)
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    if getattr(args, "takes_extra", False):
+        return run_handled(args.command_name, lambda: args.func(args, extra))
+    return run_handled(args.command_name, lambda: args.func(args))
+
+
+def run_handled(name: str, command: Callable[[], int | None]) -> int:
+    """Run ``command`` as vvw runs its commands: signals handled, and an expected error
+    (bad input, a signal, a closed pipe…) a line ``name: …`` on stderr and its exit code
+    rather than a traceback (which only a bug gets)."""
     with signals.handled():
         try:
-            if getattr(args, "takes_extra", False):
-                return int(args.func(args, extra) or 0)
-            return int(args.func(args) or 0)
+            return int(command() or 0)
         except BaseException as error:
             ended = ending(error, signals.interrupted_by())
             if ended is None:
@@ -82,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if code == BROKEN_PIPE:  # nobody reads our output: no more of it, no complaint
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             if line is not None:
-                print(f"{args.command_name}: {line}", file=sys.stderr, flush=True)
+                print(f"{name}: {line}", file=sys.stderr, flush=True)
             return code
 
 

@@ -86,6 +86,13 @@ def as_chance(value: float) -> float:
     return min(1.0, max(0.0, (value - LOSS) / (WIN - LOSS)))
 
 
+def leaf_as_value(leaf: Leaf, state: GameState, species: Kind) -> float:
+    """``leaf``'s expected score of ``state`` for ``species``, kept within
+    :data:`LEAF_EDGE` of 0 and 1, on the search bots' scale (:func:`as_value`)."""
+    chance = min(1.0 - LEAF_EDGE, max(LEAF_EDGE, leaf(state)))
+    return as_value(chance if state.to_move == species else 1.0 - chance)
+
+
 def smoothed(values: list[float]) -> float:
     """A position's expected score from the values of its deepening: the mean of the last
     two depths' (a search's value sways with the parity of its depth: which side moves
@@ -136,8 +143,7 @@ class ChanceSearch(ExpectiminimaxAgent):
         return WIN if winner == self.species else LOSS
 
     def leaf_value(self, state: GameState, unfinished: bool = False) -> float:
-        chance = min(1.0 - LEAF_EDGE, max(LEAF_EDGE, self.judge(state)))
-        return as_value(chance if state.to_move == self.species else 1.0 - chance)
+        return leaf_as_value(self.judge, state, self._own_species())
 
 
 def endgame_or_leaf(state: GameState, leaf: Leaf, rules: Rules, curve: Curve) -> float:

@@ -26,6 +26,7 @@ path; tests/agents/test_candidates.py checks the options against the engine.
 """
 
 from collections.abc import Mapping
+from typing import Final
 
 from engine import GameState, Move, Ply
 from engine.kinds import HUMANS
@@ -36,17 +37,21 @@ Grid = Mapping[int, tuple[int, int]]
 Option = tuple[float, tuple[Move, ...]]
 """A group's option: a rough score and its moves (``()`` to stay)."""
 
-HUMAN_TARGETS = 4
-ENEMY_TARGETS = 2
-SPLIT_TARGETS = 3
-OPTIONS_PER_GROUP = 6
-WIDE_OPTIONS = 12
-FEW_GROUPS = 2
-RUN_VALUE = 5.0
+HUMAN_TARGETS: Final = 4
+ENEMY_TARGETS: Final = 2
+SPLIT_TARGETS: Final = 3
+OPTIONS_PER_GROUP: Final = 6
+WIDE_OPTIONS: Final = 12
+FEW_GROUPS: Final = 2
+RUN_VALUE: Final = 5.0
 """Per creature, the rough score of running from an adjacent killer, or attacking it."""
 
-_FAR = 1 << 20
-_new_move = tuple.__new__
+_FAR: Final = 1 << 20
+_HUMANS: Final = int(HUMANS)
+_MAX_COUNT: Final = MAX_COUNT
+"""The engine's constants as plain ints of this module: the compiled build reads them
+without a lookup (an imported name is looked up at each use, ``HUMANS`` compared as an enum)."""
+_new_move: Final = tuple.__new__
 """Builds a :class:`engine.Move` from a tuple of its fields, faster than its constructor."""
 
 
@@ -64,7 +69,7 @@ def _step_toward(pos: int, goal: int, n: int, cols: int, table: tuple[int, ...],
     x, y = pos % cols, pos // cols
     direct = (y + (gy > y) - (gy < y)) * cols + x + (gx > x) - (gx < x)
     kind, held = grid.get(direct, (0, 0))
-    if not kind or kind == own or (n >= held if kind == HUMANS else 2 * n >= 3 * held):
+    if not kind or kind == own or (n >= held if kind == _HUMANS else 2 * n >= 3 * held):
         return direct
     best, best_key = table[0], (_FAR, 2, _FAR)
     for cell in table:
@@ -72,7 +77,7 @@ def _step_toward(pos: int, goal: int, n: int, cols: int, table: tuple[int, ...],
         kind, held = grid.get(cell, (0, 0))
         risky = 0
         if kind and kind != own:
-            risky = int(n < held if kind == HUMANS else 2 * n < 3 * held)
+            risky = int(n < held if kind == _HUMANS else 2 * n < 3 * held)
         key = (max(abs(x - gx), abs(y - gy)), risky, (x - gx) ** 2 + (y - gy) ** 2)
         if key < best_key:
             best, best_key = cell, key
@@ -97,7 +102,7 @@ def _arrival_value(n: int, cell: int, grid: Grid, own: int) -> float:
     kind, held = grid.get(cell, (0, 0))
     if not kind or kind == own:
         return 0.0
-    if kind == HUMANS:
+    if kind == _HUMANS:
         if n >= held:
             return 100.0 + held
         p = n / (2 * held)
@@ -106,6 +111,27 @@ def _arrival_value(n: int, cell: int, grid: Grid, own: int) -> float:
         return 100.0 + held
     p = 0.5 if n == held else (n / (2 * held) if n < held else n / held - 0.5)
     return p * held - (1 - p) * n
+
+
+class _Found:
+    """The options found so far for the group of ``n`` on ``(x, y)``: each set of moves with
+    its best score. (A class, not closures: mypyc's closures over one another make reference
+    cycles, which the paused collector would leave in memory until the search ends.)"""
+
+    def __init__(self, x: int, y: int, n: int, cols: int, grid: Grid, own: int) -> None:
+        self.x, self.y, self.n, self.cols, self.grid, self.own = x, y, n, cols, grid, own
+        self.moves: dict[tuple[Move, ...], float] = {}
+
+    def add(self, score: float, *shares: tuple[int, int]) -> None:
+        """The moves sending ``shares`` (target cell, creatures), if it scores better."""
+        x, y, cols = self.x, self.y, self.cols
+        moves = tuple([_new_move(Move, (x, y, c, t % cols, t // cols)) for t, c in shares])
+        if score > self.moves.get(moves, -_FAR):
+            self.moves[moves] = score
+
+    def whole(self, cell: int, base: float) -> None:
+        """The whole group stepping to ``cell``: ``base`` plus what it meets there."""
+        self.add(base + _arrival_value(self.n, cell, self.grid, self.own), (cell, self.n))
 
 
 def _group_options(
@@ -127,16 +153,7 @@ def _group_options(
     cols = state.cols
     table = neighbour_table(state.rows, cols)[pos]
     x, y = pos % cols, pos // cols
-    found: dict[tuple[Move, ...], float] = {}
-
-    def add(score: float, *shares: tuple[int, int]) -> None:
-        moves = tuple([_new_move(Move, (x, y, c, t % cols, t // cols)) for t, c in shares])
-        if score > found.get(moves, -_FAR):
-            found[moves] = score
-
-    def whole(cell: int, base: float) -> None:
-        add(base + _arrival_value(n, cell, grid, own), (cell, n))
-
+    found = _Found(x, y, n, cols, grid, own)
     adjacent = set(table)
     for cell in table:
         kind, held = grid.get(cell, (0, 0))
@@ -144,8 +161,8 @@ def _group_options(
             # Next to an enemy that kills it for certain, a group's attack on it is its one
             # chance (running only delays the hunt), and greedy always plays it: it ranks
             # with running, so the search always weighs it, for either side.
-            doomed = kind != HUMANS and 2 * held >= 3 * n
-            whole(cell, RUN_VALUE * n if doomed else 0.0)
+            doomed = kind != _HUMANS and 2 * held >= 3 * n
+            found.whole(cell, RUN_VALUE * n if doomed else 0.0)
 
     # The Chebyshev distance written out: this runs for every house, group and node.
     reachable = sorted(
@@ -156,14 +173,14 @@ def _group_options(
         ]
     )
     for d, _, h, c in reachable[:HUMAN_TARGETS]:
-        whole(_step_toward(pos, h, n, cols, table, grid), c / d)
+        found.whole(_step_toward(pos, h, n, cols, table, grid), c / d)
     for cell in table:
         kind, c = grid.get(cell, (0, 0))
-        if kind == HUMANS and c < n:
-            add(100.0 + c - 0.5, (cell, c))
+        if kind == _HUMANS and c < n:
+            found.add(100.0 + c - 0.5, (cell, c))
     if reachable and reachable[0][3] < n:
         d, _, h, c = reachable[0]
-        add(c / d - 0.25, (_step_toward(pos, h, c, cols, table, grid), c))
+        found.add(c / d - 0.25, (_step_toward(pos, h, c, cols, table, grid), c))
 
     by_distance = sorted((_chebyshev(pos, e, cols), e, c) for e, c in enemies)
     dangers = [e for d, e, c in by_distance if 2 * c >= 3 * n and d <= 3]
@@ -171,11 +188,11 @@ def _group_options(
         if e in adjacent:
             continue
         if 2 * n >= 3 * c:
-            whole(_step_toward(pos, e, n, cols, table, grid), c / d)
+            found.whole(_step_toward(pos, e, n, cols, table, grid), c / d)
         elif not dangers:
-            whole(_step_toward(pos, e, n, cols, table, grid), -1.0)
+            found.whole(_step_toward(pos, e, n, cols, table, grid), -1.0)
     if dangers:
-        whole(
+        found.whole(
             _step_away(pos, dangers, cols, table),
             RUN_VALUE * n / _chebyshev(pos, dangers[0], cols),
         )
@@ -186,13 +203,13 @@ def _group_options(
             (1, -c, cell, c)
             for cell in table
             for kind, c in [grid.get(cell, (0, 0))]
-            if kind == HUMANS and c <= n
+            if kind == _HUMANS and c <= n
         ]
         + [
             (1, -c, cell, (3 * c + 1) // 2)
             for cell in table
             for kind, c in [grid.get(cell, (0, 0))]
-            if kind and kind != own and kind != HUMANS and 3 * c <= 2 * n
+            if kind and kind != own and kind != _HUMANS and 3 * c <= 2 * n
         ]
     )[: SPLIT_TARGETS + 1]
     for i, (d1, _, h1, c1) in enumerate(goals):
@@ -205,19 +222,19 @@ def _group_options(
                 continue
             a = c1 + (n - c1 - c2) * c1 // (c1 + c2)
             bonus = 200.0 if d1 == d2 == 1 else 0.0
-            add(bonus + c1 / d1 + c2 / d2 - 0.5, (t1, a), (t2, n - a))
+            found.add(bonus + c1 / d1 + c2 / d2 - 0.5, (t1, a), (t2, n - a))
 
     if friends:
         d, f = min((_chebyshev(pos, f, cols), f) for f, _ in friends)
-        whole(_step_toward(pos, f, n, cols, table, grid), 0.5 / d)
+        found.whole(_step_toward(pos, f, n, cols, table, grid), 0.5 / d)
 
-    if few_groups or not found:
+    if few_groups or not found.moves:
         if by_distance and not dangers:
             nearest = [by_distance[0][1]]
-            whole(_step_away(pos, nearest, cols, table), -1.5)
+            found.whole(_step_away(pos, nearest, cols, table), -1.5)
         for cell in table:
-            whole(cell, -2.0)
-    options = sorted(((s, m) for m, s in found.items()), key=lambda o: -o[0])
+            found.whole(cell, -2.0)
+    options = sorted(((s, m) for m, s in found.moves.items()), key=lambda o: -o[0])
     stay_score = -RUN_VALUE * n if dangers and _chebyshev(pos, dangers[0], cols) == 1 else 0.0
     kept = WIDE_OPTIONS if few_groups else OPTIONS_PER_GROUP
     return [*options[:kept], (stay_score, ())]
@@ -255,7 +272,7 @@ def _combine(choices: list[Prepared], counts: dict[int, int]) -> tuple[Move, ...
             continue
         fits = True
         for t, c in extra:
-            if t in sources or arriving.get(t, 0) + c + counts.get(t, 0) > MAX_COUNT:
+            if t in sources or arriving.get(t, 0) + c + counts.get(t, 0) > _MAX_COUNT:
                 fits = False
                 break
         if not fits:
@@ -284,7 +301,7 @@ def candidate_plies(state: GameState, limit: int = 32) -> list[Ply]:
     for pos, (kind, count) in sorted(grid.items()):
         if kind == own:
             friends.append((pos, count))
-        elif kind == HUMANS:
+        elif kind == _HUMANS:
             humans.append((pos, count))
         else:
             enemies.append((pos, count))
@@ -342,7 +359,7 @@ def _fallback(state: GameState, friends: list[tuple[int, int]], grid: Grid, own:
     for pos, n in friends:
         for cell in table[pos]:
             kind, held = grid.get(cell, (0, 0))
-            room = MAX_COUNT - held if kind == own else MAX_COUNT
+            room = _MAX_COUNT - held if kind == own else _MAX_COUNT
             if room >= 1:
                 count = min(n, room)
                 return [(Move(pos % cols, pos // cols, count, cell % cols, cell // cols),)]

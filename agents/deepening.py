@@ -40,7 +40,7 @@ A search raises :class:`agents.search.OutOfTime` from deep inside through the bo
 import random
 import time
 from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, TypeVar
 
 import attrs
 
@@ -61,7 +61,7 @@ from agents.zobrist import Zobrist
 from engine import GameState, Kind, Ply, find_violation
 from engine.rules import DEFAULT_RULES, Rules
 
-MAX_DEPTH = 64
+MAX_DEPTH: Final = 64
 """The deepest iteration when a bot has no depth of its own (the clock stops it first)."""
 
 Child = TypeVar("Child")
@@ -291,7 +291,7 @@ class Deepening(Generic[Child]):
         return best_value, [root[i] for i in order]
 
 
-LEAF_ENTRIES = 200_000
+LEAF_ENTRIES: Final = 200_000
 """Leaf values a :class:`TableSearch` bot keeps at most (some 20 MB)."""
 
 Keyed = list[tuple[float, GameState, int]]

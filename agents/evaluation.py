@@ -43,40 +43,42 @@ convert it for sure) counts as no house.
 import functools
 import heapq
 import math
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from agents.geometry import Group
 from engine import GameState, Kind, battle_outcomes, end_of_game, expected_survivors
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 
-WIN = 1_000_000.0
+WIN: Final = 1_000_000.0
 """A won game, from the winner's point of view; search adds a bonus for winning sooner."""
-LOSS = -WIN
-DRAW = 0.0
+LOSS: Final = -WIN
+DRAW: Final = 0.0
 ROOT_TIE = 50.0
 """A root ply replaces the best one so far (first, the previous iteration's best) only if
 its value is higher by more than this (5e-5 of a win: a small fraction of a creature);
-see :func:`root_bar`."""
+see :func:`root_bar`. Not ``Final``, unlike the other constants: a test sets it to 0."""
 
-HUMAN_SHARE = 0.8
-HUMAN_DISCOUNT = 0.85
-TOUR_LENGTH = 3
-THREAT_SHARE = 0.1
-HUNT_SHARE = 0.4
-SCALE_MIN = 4.0
-SCALE_SHARE = 0.3
-SCALE_CEILING = 0.95
-STRIKE_SHARE = 0.9
-DOOM_SHARE = 0.5
-DOOM_DISCOUNT = 0.9
-ENDGAME_SHARE = 0.5
+HUMAN_SHARE: Final = 0.8
+HUMAN_DISCOUNT: Final = 0.85
+TOUR_LENGTH: Final = 3
+THREAT_SHARE: Final = 0.1
+HUNT_SHARE: Final = 0.4
+SCALE_MIN: Final = 4.0
+SCALE_SHARE: Final = 0.3
+SCALE_CEILING: Final = 0.95
+STRIKE_SHARE: Final = 0.9
+DOOM_SHARE: Final = 0.5
+DOOM_DISCOUNT: Final = 0.9
+ENDGAME_SHARE: Final = 0.5
 """Once no humans are left, the share of a leaf's value that comes from material alone."""
-ENDGAME_SCALE = 2.0
+ENDGAME_SCALE: Final = 2.0
 """A lead of this many creatures makes that share three quarters of a win (tanh 1 ≈ 0.76)."""
 
 
-_FAR = 1 << 20
-_FAR_DOOM = 512
+_FAR: Final = 1 << 20
+_HUMANS: Final = int(HUMANS)
+"""``HUMANS`` as a plain int: the compiled build compares it without a lookup."""
+_FAR_DOOM: Final = 512
 """Distances at which the doom share is tabled (farther ones take the last)."""
 
 
@@ -124,7 +126,7 @@ def census(state: GameState, species: Kind) -> Census:
     own = other = 0
     smallest_house = _FAR
     for kind, n in state.contents.values():
-        if kind == HUMANS:
+        if kind == _HUMANS:
             if n < smallest_house:
                 smallest_house = n
         elif kind == species:
@@ -202,7 +204,7 @@ def scored(
         if kind == own:
             mine.append(group)
             own_total += count
-        elif kind == HUMANS:
+        elif kind == _HUMANS:
             humans.append(group)
             if count < smallest_house:
                 smallest_house = count
@@ -292,9 +294,9 @@ class _Houses:
         return found
 
 
-_ORDERS_PER_HOUSES = 2048
+_ORDERS_PER_HOUSES: Final = 2048
 """Cells whose order of the houses a :class:`_Houses` keeps at most (then forgets them)."""
-_HOUSES_KEPT = 16
+_HOUSES_KEPT: Final = 16
 """Sets of houses whose :class:`_Houses` are kept at most (then all are forgotten)."""
 _houses: dict[tuple[tuple[Group, ...], int], _Houses] = {}
 

@@ -23,7 +23,7 @@ docs/agents.md explains it all.
 
 import math
 from math import prod
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -40,21 +40,21 @@ from engine.resolution import Battle
 
 Outcomes = list[tuple[float, GameState]]
 
-DEFAULT_MAX_OUTCOMES = 8
-DEFAULT_COVERAGE = 0.95
-DEFAULT_WIDTH = 16
+DEFAULT_MAX_OUTCOMES: Final = 8
+DEFAULT_COVERAGE: Final = 0.95
+DEFAULT_WIDTH: Final = 16
 """How many candidate plies a node considers."""
-DEFAULT_MIN_WIDTH = 12
+DEFAULT_MIN_WIDTH: Final = 12
 """Below this many candidates, every whole-group step is searched too."""
 
-SQUASH_CEILING = 0.99
+SQUASH_CEILING: Final = 0.99
 """The ceiling of :func:`agents.evaluation.on_win_scale` for this bot: every unfinished
 position stays below any finished game (a game lasts at most a few hundred plies)."""
-DEFAULT_CONTEMPT = 0.05
-DEFAULT_RISK = 2.0
+DEFAULT_CONTEMPT: Final = 0.05
+DEFAULT_RISK: Final = 2.0
 """Curvature of the bot's utility (see :func:`cautious`); 0 values a gamble by its mean."""
 
-MARGIN_SHARE = 0.25
+MARGIN_SHARE: Final = 0.25
 """The search stops with this share of the time left (see :func:`agents.search.stop_time`)."""
 
 

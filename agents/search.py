@@ -15,26 +15,26 @@ import time
 from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Final, Generic, NamedTuple, TypeVar
 
 from engine.resolution import Battle
 
 EXACT, LOWER, UPPER = 0, 1, 2
 """Transposition-table bounds: the stored value is exact, a lower bound, an upper bound."""
 
-TABLE_MB = 32.0
+TABLE_MB: Final = 32.0
 """Megabytes of a transposition table by default (1.5 million entries)."""
-ENTRY_BYTES = 21
+ENTRY_BYTES: Final = 21
 """Bytes per entry: key 8, value 8, best-ply index 2, depth 1, bound 1, generation 1."""
-NO_BEST = 0xFFFF
+NO_BEST: Final = 0xFFFF
 """The best-ply index stored when there is none."""
 
-CACHE_CELLS = 1_000_000
+CACHE_CELLS: Final = 1_000_000
 """Occupied cells, over all its states, that a node cache holds at most (some 100 MB)."""
 
-MARGIN = 0.05
+MARGIN: Final = 0.05
 """Seconds kept before the deadline for sending the reply (and one last node)."""
-MARGIN_SHARE = 0.05
+MARGIN_SHARE: Final = 0.05
 """The margin is this share of the time instead when that is more (0.1 s of 2 s): one
 node on a crowded 30 × 30 board can take tens of milliseconds when two searches share a
 core. It is never more than a quarter of the time (see :func:`stop_time`)."""

@@ -20,6 +20,7 @@ from agents.search import (
     bound_of,
     collector_paused,
 )
+from engine import HUMANS, VAMPIRES, WEREWOLVES, GameState
 from engine.mapfile import load_map
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
@@ -135,6 +136,27 @@ def test_a_move_leaves_the_collector_as_it_found_it(bot: str, enabled: bool) -> 
         agent.expanded.wait()  # type: ignore[attr-defined]  # the nodes are freed after
         assert gc.isenabled() == enabled
         assert gc.get_freeze_count() == frozen
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+@pytest.mark.parametrize("bot", SEARCH_BOTS)
+def test_a_search_leaves_no_reference_cycles(bot: str) -> None:
+    # The collector is paused during a search: a cycle made then stays in memory until the
+    # search ends, and a collection walks it. (The compiled build made one per group and
+    # node, from closures over one another, until they became a class.)
+    state = GameState.from_cells(
+        10, 10, {(1, 1): (VAMPIRES, 9), (8, 8): (WEREWOLVES, 9), (4, 5): (HUMANS, 3)}
+    )
+    agent = make_agent(bot, depth=3)
+    agent.new_game(state.to_move, state)
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        agent.choose_ply(state, time.monotonic() + 60)
+        agent.expanded.wait()  # type: ignore[attr-defined]
+        assert gc.collect() == 0
     finally:
         (gc.enable if was else gc.disable)()
 

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line (:func:`vvw.cli.main`) on ``argv`` (default: ``sys.argv``)."""
+    """Run the command line (:func:`vvw.cli.main`) on ``argv`` (default: ``sys.argv``); a
+    Ctrl-C during its start-up ends the process there (see the module docstring)."""
     words = list(sys.argv[1:] if argv is None else argv)
     try:
         from vvw.cli import main as command_line  # the start-up: imports only

@@ -19,7 +19,9 @@ from typing import Any, Final, Generic, NamedTuple, TypeVar
 
 from engine.resolution import Battle
 
-EXACT, LOWER, UPPER = 0, 1, 2
+EXACT: Final = 0
+LOWER: Final = 1
+UPPER: Final = 2
 """Transposition-table bounds: the stored value is exact, a lower bound, an upper bound."""
 
 TABLE_MB: Final = 32.0

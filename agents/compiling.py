@@ -20,3 +20,14 @@ except ImportError:  # plain Python without mypy's tools: the decorator does not
     def mypyc_attr(*_: Any, **__: Any) -> Callable[[T], T]:  # type: ignore[misc]
         """Leaves the class it decorates as it is."""
         return lambda cls: cls
+
+
+def let_others_run() -> None:
+    """Let the interpreter hand its lock to another thread that waits for it.
+
+    The interpreter does so at the start of each function it runs. Compiled code runs
+    none, so without this a compiled search would hold the lock to its end: the client
+    library's thread could not send a fallback at the deadline. The search calls it now
+    and then; this module is never compiled. Releasing the lock instead (``sleep``,
+    ``sched_yield``) is no help: the search takes it back before the other thread wakes.
+    """

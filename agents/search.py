@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final, Generic, NamedTuple, TypeVar
 
+from agents.compiling import let_others_run
 from engine.resolution import Battle
 
 EXACT: Final = 0
@@ -40,6 +41,9 @@ MARGIN_SHARE: Final = 0.05
 """The margin is this share of the time instead when that is more (0.1 s of 2 s): one
 node on a crowded 30 × 30 board can take tens of milliseconds when two searches share a
 core. It is never more than a quarter of the time (see :func:`stop_time`)."""
+YIELD_EVERY: Final = 64
+"""Nodes searched (or freed) between two calls of
+:func:`agents.compiling.let_others_run`."""
 
 
 class SearchStats(NamedTuple):
@@ -88,6 +92,8 @@ class Clock:
     def tick(self) -> None:
         """One more node; :class:`OutOfTime` if the stop time has passed."""
         self.nodes += 1
+        if not self.nodes % YIELD_EVERY:
+            let_others_run()
         if time.monotonic() > self.stop:
             raise OutOfTime
 
@@ -253,6 +259,8 @@ class NodeCache(Generic[Node]):
         def free() -> None:
             while nodes:
                 nodes.popitem()
+                if not len(nodes) % YIELD_EVERY:
+                    let_others_run()
             then()
 
         self._releasing = threading.Thread(target=free, name="search-release", daemon=True)

@@ -115,6 +115,41 @@ def test_a_move_leaves_no_expanded_node_behind(bot: str) -> None:
     assert not [t for t in threading.enumerate() if t.name == "search-release"]
 
 
+def turns_while(busy: threading.Thread) -> int:
+    """How many times this thread ran (waking every millisecond) while ``busy`` worked."""
+    turns = 0
+    while busy.is_alive():
+        turns += 1
+        busy.join(timeout=0.001)
+    return turns
+
+
+@pytest.mark.parametrize("bot", SEARCH_BOTS)
+def test_a_search_in_a_thread_lets_the_other_threads_run(bot: str) -> None:
+    # The client library thinks in a worker thread and sends a fallback from its own at
+    # the deadline: a compiled search that never offered the interpreter's lock held it
+    # to its end, and the fallback went late.
+    state = load_map(MAPS / "thetrap.xml").initial_state()
+    agent = make_agent(bot)
+    agent.new_game(state.to_move, state)
+    search = threading.Thread(target=lambda: agent.root_values(state, seconds=0.5))
+    search.start()
+    assert turns_while(search) >= 20
+
+
+def test_a_released_cache_is_freed_while_the_other_threads_run() -> None:
+    # The reply goes while the nodes are freed: a compiled loop that never offered the
+    # interpreter's lock made the search's thread wait for the whole freeing.
+    cache: NodeCache[list[int]] = NodeCache(limit=10**7)
+    for key in range(10**6):
+        assert cache.reserve(1)
+        cache.put(key, [key, key + 1])
+    cache.release()
+    freeing = next(t for t in threading.enumerate() if t.name == "search-release")
+    assert turns_while(freeing) >= 5
+    cache.wait()
+
+
 @pytest.mark.parametrize("bot", SEARCH_BOTS)
 def test_the_table_size_is_an_option(bot: str) -> None:
     agent = make_agent(bot, table_mb=2)

@@ -41,6 +41,8 @@ MARGIN_SHARE: Final = 0.05
 """The margin is this share of the time instead when that is more (0.1 s of 2 s): one
 node on a crowded 30 × 30 board can take tens of milliseconds when two searches share a
 core. It is never more than a quarter of the time (see :func:`stop_time`)."""
+REPLY_TIME: Final = 0.05
+"""Seconds a search's expanded nodes wait before they are freed: the reply goes first."""
 YIELD_EVERY: Final = 64
 """Nodes searched (or freed) between two calls of
 :func:`agents.compiling.let_others_run`."""
@@ -226,13 +228,20 @@ class NodeCache(Generic[Node]):
     microsecond each (tens of milliseconds for a full cache), so it is done after the
     reply, in a thread, a node at a time so that the thread lets others run
     (:meth:`release`); the next search waits for it first (:meth:`wait`).
+
+    The thread first lets ``pause`` seconds pass, for the reply to be sent: a thread
+    freeing nodes takes the interpreter's lock in turns with the one sending, which then
+    waits some 5 ms each time it lets the lock go (30 ms more for a MOV of the client
+    library at 0.3 s a move). A search that needs the room sooner cuts the pause short.
     """
 
-    def __init__(self, limit: int = CACHE_CELLS) -> None:
+    def __init__(self, limit: int = CACHE_CELLS, pause: float = REPLY_TIME) -> None:
         self.limit = limit
+        self.pause = pause
         self.cells = 0
         self._nodes: dict[int, Node] = {}
         self._releasing: threading.Thread | None = None
+        self._hurry = threading.Event()
 
     def get(self, key: int) -> Node | None:
         return self._nodes.get(key)
@@ -255,8 +264,10 @@ class NodeCache(Generic[Node]):
         if not nodes:
             then()
             return
+        hurry = self._hurry = threading.Event()
 
         def free() -> None:
+            hurry.wait(self.pause)
             while nodes:
                 nodes.popitem()
                 if not len(nodes) % YIELD_EVERY:
@@ -267,8 +278,9 @@ class NodeCache(Generic[Node]):
         self._releasing.start()
 
     def wait(self) -> None:
-        """Return once the nodes of the last :meth:`release` are freed."""
+        """Return once the nodes of the last :meth:`release` are freed (at once: no pause)."""
         if self._releasing is not None:
+            self._hurry.set()
             self._releasing.join()
             self._releasing = None
 

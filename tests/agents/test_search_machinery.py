@@ -104,6 +104,21 @@ def test_the_node_cache_takes_no_more_than_its_cells_and_frees_them_after() -> N
     assert done == [True]
 
 
+def test_released_nodes_wait_for_the_reply_unless_a_search_needs_the_room() -> None:
+    # Freed at once, they would take the interpreter's lock in turns with the thread
+    # sending the reply, which then came tens of milliseconds late.
+    cache: NodeCache[list[int]] = NodeCache(limit=100, pause=3600)
+    assert cache.reserve(1)
+    cache.put(1, [1])
+    done = threading.Event()
+    cache.release(then=done.set)
+    assert not done.is_set()  # an hour to go
+    waiting = threading.Thread(target=cache.wait)
+    waiting.start()
+    waiting.join(timeout=30)
+    assert not waiting.is_alive() and done.is_set()
+
+
 @pytest.mark.parametrize("bot", SEARCH_BOTS)
 def test_a_move_leaves_no_expanded_node_behind(bot: str) -> None:
     state = load_map(MAPS / "thetrap.xml").initial_state()
@@ -140,7 +155,7 @@ def test_a_search_in_a_thread_lets_the_other_threads_run(bot: str) -> None:
 def test_a_released_cache_is_freed_while_the_other_threads_run() -> None:
     # The reply goes while the nodes are freed: a compiled loop that never offered the
     # interpreter's lock made the search's thread wait for the whole freeing.
-    cache: NodeCache[list[int]] = NodeCache(limit=10**7)
+    cache: NodeCache[list[int]] = NodeCache(limit=10**7, pause=0)
     for key in range(10**6):
         assert cache.reserve(1)
         cache.put(key, [key, key + 1])

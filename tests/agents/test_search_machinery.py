@@ -153,8 +153,8 @@ def test_a_search_in_a_thread_lets_the_other_threads_run(bot: str) -> None:
 
 
 def test_a_released_cache_is_freed_while_the_other_threads_run() -> None:
-    # The reply goes while the nodes are freed: a compiled loop that never offered the
-    # interpreter's lock made the search's thread wait for the whole freeing.
+    # Other threads run while the nodes are freed (the client's, sending a reply): a
+    # compiled loop that never offered the interpreter's lock made them wait for it all.
     cache: NodeCache[list[int]] = NodeCache(limit=10**7, pause=0)
     for key in range(10**6):
         assert cache.reserve(1)

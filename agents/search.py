@@ -264,10 +264,10 @@ class NodeCache(Generic[Node]):
         if not nodes:
             then()
             return
-        hurry = self._hurry = threading.Event()
+        self._hurry.clear()  # the last release's thread has ended (``wait`` above)
 
         def free() -> None:
-            hurry.wait(self.pause)
+            self._hurry.wait(self.pause)
             while nodes:
                 nodes.popitem()
                 if not len(nodes) % YIELD_EVERY:

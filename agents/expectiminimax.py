@@ -16,8 +16,10 @@ plies come from :func:`agents.candidates.candidate_plies` (widened with every wh
 step when they are few) and leaves are scored by
 :func:`agents.evaluation.evaluate`, put on the scale of a won game
 (:func:`agents.evaluation.on_win_scale`, with its own ceiling and a contempt) and through a
-cautious utility (:func:`cautious`). Once each side is down to one group and no house is
-left to take, the bot plays the exactly solved pursuit instead (:mod:`agents.endgame`).
+cautious utility (:func:`cautious`; the option ``opponent_odds`` values the opponent's long
+shots by their mean instead, :meth:`ExpectiminimaxAgent._long_shot`). Once each side is
+down to one group and no house is left to take, the bot plays the exactly solved pursuit
+instead (:mod:`agents.endgame`).
 docs/agents.md explains it all.
 """
 
@@ -34,7 +36,16 @@ from agents.endgame import endgame_ply
 from agents.evaluation import DRAW, LOSS, WIN, on_win_scale, root_bar, scored
 from agents.options import option
 from agents.search import battle_sides, bound_of, table_order
-from engine import GameState, Kind, Ply, end_of_game, find_violation, ply_outcomes, resolve_ply
+from engine import (
+    GameState,
+    Kind,
+    Ply,
+    end_of_game,
+    find_violation,
+    ply_outcomes,
+    resolve_ply,
+    win_probability,
+)
 from engine.movegen import group_moves, random_ply
 from engine.resolution import Battle
 
@@ -53,6 +64,12 @@ position stays below any finished game (a game lasts at most a few hundred plies
 DEFAULT_CONTEMPT: Final = 0.05
 DEFAULT_RISK: Final = 2.0
 """Curvature of the bot's utility (see :func:`cautious`); 0 values a gamble by its mean."""
+DEFAULT_OPPONENT_ODDS: Final = 0.0
+"""The search's opponent starts any random battle it wins at least this often, and a
+longer shot only when it lowers our expected score (see
+:meth:`ExpectiminimaxAgent._long_shot`); 0: whenever our cautious utility dislikes it."""
+NEUTRAL_RISK: Final = 1e-9
+"""At most this curvature, the utility is the value itself (its limit; no underflow)."""
 
 MARGIN_SHARE: Final = 0.25
 """The search stops with this share of the time left (see :func:`agents.search.stop_time`)."""
@@ -69,10 +86,20 @@ def cautious(value: float, risk: float) -> float:
     must be won about 77 % of the time to beat an even position). Bounds stay
     ``[LOSS, WIN]``, so Star1 pruning is unchanged.
     """
-    if risk <= 0:
+    if risk <= NEUTRAL_RISK:
         return value
     x = (value - LOSS) / (WIN - LOSS)
-    return LOSS + (WIN - LOSS) * (1.0 - math.exp(-risk * x)) / (1.0 - math.exp(-risk))
+    return LOSS + (WIN - LOSS) * math.expm1(-risk * x) / math.expm1(-risk)
+
+
+def uncautious(utility: float, risk: float) -> float:
+    """The value whose :func:`cautious` utility is ``utility`` (its inverse); outside
+    ``[LOSS, WIN]`` (a search window's open ends) the value itself."""
+    if risk <= NEUTRAL_RISK or not LOSS <= utility <= WIN:
+        return utility
+    y = (utility - LOSS) / (WIN - LOSS)
+    x = -math.log1p(y * math.expm1(-risk)) / risk
+    return LOSS + (WIN - LOSS) * x
 
 
 def terminal_value(winner: Kind | None, ply: int, species: Kind) -> float:
@@ -130,6 +157,11 @@ class ExpectiminimaxOptions(TableOptions):
     min_width: int = option(int, DEFAULT_MIN_WIDTH, "below this many candidates, every step too")
     contempt: float = option(float, DEFAULT_CONTEMPT, "tips even positions toward playing on")
     risk: float = option(float, DEFAULT_RISK, "curvature of the cautious utility")
+    opponent_odds: float = option(
+        float,
+        DEFAULT_OPPONENT_ODDS,
+        "below this win chance the opponent gambles only to lower our expected score (0: off)",
+    )
     endgame: int = option(
         int, 1, "1: play a one-against-one endgame by its exact solution, 0: search it"
     )
@@ -153,6 +185,8 @@ class ExpectiminimaxAgent(TableSearch):
         self.min_width = self.options.min_width
         self.contempt = self.options.contempt
         self.risk = self.options.risk
+        self.opponent_odds = self.options.opponent_odds
+        self.long_shots = self.opponent_odds > 0 and self.risk > NEUTRAL_RISK
         self.endgame = bool(self.options.endgame)
 
     def _own_species(self) -> Kind:
@@ -230,27 +264,52 @@ class ExpectiminimaxAgent(TableSearch):
     def node_plies(self, state: GameState) -> list[Ply]:
         return self.plies(state) or [random_ply(state, self.rng)]
 
-    def _chance(self, outcomes: Keyed, depth: int, alpha: float, beta: float) -> float:
-        """The expected value of a ply leading to ``outcomes``; Star1 within (alpha, beta)."""
+    def _chance(
+        self, outcomes: Keyed, depth: int, alpha: float, beta: float, risk: float = 0.0
+    ) -> float:
+        """The expected value of a ply leading to ``outcomes``; Star1 within (alpha, beta).
+
+        With ``risk`` (an opponent's long shot, see :meth:`_long_shot`), the expectation is
+        of the values under the cautious utility of that curvature (:func:`uncautious`),
+        and the node is worth its utility: Star1 runs on those values.
+        """
         if len(outcomes) == 1:
             _, child, key = outcomes[0]
             return self._search(child, key, depth, alpha, beta)
+        alpha, beta = uncautious(alpha, risk), uncautious(beta, risk)
         total, rest = 0.0, 1.0
         for p, child, key in outcomes:
             rest -= p
             low = (alpha - total - rest * WIN) / p
             high = (beta - total - rest * LOSS) / p
             if low >= WIN:  # even a won outcome here cannot lift the node above alpha
-                return total + (p + rest) * WIN
+                return cautious(total + (p + rest) * WIN, risk)
             if high <= LOSS:  # even a lost outcome here cannot pull it below beta
-                return total + (p + rest) * LOSS
-            value = self._search(child, key, depth, max(LOSS, low), min(WIN, high))
+                return cautious(total + (p + rest) * LOSS, risk)
+            floor, ceiling = cautious(max(LOSS, low), risk), cautious(min(WIN, high), risk)
+            value = uncautious(self._search(child, key, depth, floor, ceiling), risk)
             total += p * value
             if value >= high:
-                return total + rest * LOSS
+                return cautious(total + rest * LOSS, risk)
             if value <= low:
-                return total + rest * WIN
-        return total
+                return cautious(total + rest * WIN, risk)
+        return cautious(total, risk)
+
+    def _long_shot(self, state: GameState, ply: Ply) -> bool:
+        """Whether the opponent's ``ply`` starts only random battles it wins less often
+        than ``opponent_odds``.
+
+        Such a long shot is valued as a player who wants to win sees it: the utility of
+        the outcomes' mean value, not the mean of their utilities. So the search's
+        opponent takes it only when it lowers our expected score, not whenever our
+        cautious utility dislikes the gamble: at ``risk`` 2 it would otherwise strike at
+        43 % in a game it expects to lose, and the bot would pass a sure kill allowing it.
+        """
+        if not self.long_shots:
+            return False
+        _, battles = resolve_ply(state, ply, self.rules)
+        odds = self.opponent_odds
+        return all(win_probability(b.attackers, b.defenders) < odds for b in battles)
 
     def _search(self, state: GameState, key: int, depth: int, alpha: float, beta: float) -> float:
         known = self.visit(key, depth)
@@ -269,7 +328,11 @@ class ExpectiminimaxAgent(TableSearch):
         best_value = LOSS - 1.0 if maximising else WIN + 1.0
         best = order[0]
         for index in order:
-            value = self._chance(self.ply_outcomes(state, key, node, index), depth - 1, a, b)
+            outcomes = self.ply_outcomes(state, key, node, index)
+            risk = 0.0
+            if not maximising and len(outcomes) > 1 and self._long_shot(state, node.plies[index]):
+                risk = self.risk
+            value = self._chance(outcomes, depth - 1, a, b, risk)
             if maximising:
                 if value > best_value:
                     best_value, best = value, index

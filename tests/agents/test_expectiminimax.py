@@ -19,6 +19,7 @@ from agents.expectiminimax import (
     cautious,
     make,
     terminal_value,
+    uncautious,
 )
 from agents.random_bot import RandomAgent
 from engine import (
@@ -40,6 +41,8 @@ from tests.helpers.clock import ticking_clock
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 EXACT = 10**9
 """``max_outcomes`` large enough that every distribution is searched exactly."""
+LONG_SHOTS = 0.5
+"""``opponent_odds`` for an opponent that takes a long shot only to lower our score."""
 
 
 def test_make_is_registered_and_named() -> None:
@@ -259,11 +262,25 @@ def reference_value(agent: ExpectiminimaxAgent, state: GameState, depth: int) ->
         return cautious(terminal_value(ending.winner, state.ply, agent.species), agent.risk)
     if depth == 0:
         return agent.leaf_value(state)
-    values = [
-        sum(p * reference_value(agent, s, depth - 1) for p, s in agent.outcomes(state, ply))
-        for ply in agent.plies(state) or [random_ply(state, agent.rng)]
-    ]
-    return max(values) if state.to_move == agent.species else min(values)
+    plies = agent.plies(state) or [random_ply(state, agent.rng)]
+    if state.to_move == agent.species:
+        return max(
+            sum(p * reference_value(agent, s, depth - 1) for p, s in agent.outcomes(state, ply))
+            for ply in plies
+        )
+    # The opponent's long shots (none at opponent_odds 0) are valued by their mean value.
+    values = []
+    for ply in plies:
+        outcomes = agent.outcomes(state, ply)
+        if len(outcomes) > 1 and agent._long_shot(state, ply):
+            mean = sum(
+                p * uncautious(reference_value(agent, s, depth - 1), agent.risk)
+                for p, s in outcomes
+            )
+            values.append(cautious(mean, agent.risk))
+        else:
+            values.append(sum(p * reference_value(agent, s, depth - 1) for p, s in outcomes))
+    return min(values)
 
 
 @st.composite
@@ -282,17 +299,20 @@ def crowded_states(draw: st.DrawFn) -> GameState:
 
 
 @settings(max_examples=150, deadline=None)
-@given(crowded_states(), st.integers(2, 3))
-def test_star1_gives_the_same_root_value_as_no_pruning(state: GameState, depth: int) -> None:
+@given(crowded_states(), st.integers(2, 3), st.sampled_from([0.0, LONG_SHOTS]))
+def test_star1_gives_the_same_root_value_as_no_pruning(
+    state: GameState, depth: int, odds: float
+) -> None:
     # The root's tie margin keeps an earlier best over plies up to ROOT_TIE above it (see
-    # below); without it the root value is the exact maximum, pruned or not.
-    pruned = ExpectiminimaxAgent(width=6)
+    # below); without it the root value is the exact maximum, pruned or not. With
+    # opponent_odds, the opponent's long shots are pruned on the values under the utility.
+    pruned = ExpectiminimaxAgent(width=6, opponent_odds=odds)
     with patch.object(evaluation, "ROOT_TIE", 0.0):
         pruned_value, _ = pruned.analyse(state, depth)
     reference = reference_value(pruned, state, depth)
     assert pruned_value == pytest.approx(reference, rel=1e-9, abs=1e-6)
     # With the margin, the root's value is its kept ply's: at most ROOT_TIE below.
-    tied_value, _ = ExpectiminimaxAgent(width=6).analyse(state, depth)
+    tied_value, _ = ExpectiminimaxAgent(width=6, opponent_odds=odds).analyse(state, depth)
     assert reference - ROOT_TIE - 1e-6 <= tied_value <= reference + 1e-6
 
 
@@ -325,3 +345,48 @@ def test_a_cautious_bot_turns_down_a_three_in_four_battle_for_the_whole_game() -
     _, careful = ExpectiminimaxAgent().analyse(state, 1)
     assert bold == attack
     assert careful != attack
+
+
+@settings(max_examples=200)
+@given(st.floats(LOSS, WIN), st.floats(0.0, 6.0))
+def test_uncautious_undoes_the_cautious_utility(value: float, risk: float) -> None:
+    assert uncautious(cautious(value, risk), risk) == pytest.approx(value, abs=1e-6 * WIN)
+    assert uncautious(LOSS - 1.0, risk) == LOSS - 1.0  # a window's open end stays itself
+    assert uncautious(WIN + 1.0, risk) == WIN + 1.0
+
+
+def test_takes_a_sure_kill_that_leaves_the_opponent_only_a_long_shot() -> None:
+    # Our 66 beside their 17 (a sure kill, 66 >= 1.5 x 17) and their 57. After the kill the
+    # 57 could attack our 66 at 57 / 132 = 43 %: a coin flip our cautious utility dislikes,
+    # so an opponent that gambles against our utility would take it, and the bot backed
+    # away from the kill (a game lost so against racer on gen:54:35x35:5). An opponent
+    # that takes a long shot only to lower our expected score leaves it: the bot kills.
+    cells = {
+        (2, 2): (VAMPIRES, 66),
+        (4, 4): (VAMPIRES, 8),
+        (3, 2): (WEREWOLVES, 57),
+        (2, 3): (WEREWOLVES, 17),
+    }
+    state = GameState.from_cells(7, 8, cells, ply=84)
+    kill = Move(2, 2, 66, 2, 3)
+    for depth in (2, 3):
+        _, ply = ExpectiminimaxAgent(opponent_odds=LONG_SHOTS).analyse(state, depth)
+        assert kill in ply, depth
+        _, ply = ExpectiminimaxAgent().analyse(state, depth)  # the default, 0
+        assert kill not in ply, depth
+
+
+@pytest.mark.parametrize(
+    ("attackers", "long_shot"), [(56, True), (57, True), (66, False), (70, False), (30, True)]
+)
+def test_a_long_shot_is_a_battle_the_opponent_wins_less_than_half_the_time(
+    attackers: int, long_shot: bool
+) -> None:
+    # Their group attacks our 66: 57 wins 43 %, 66 a coin flip (not a long shot: an
+    # opponent that chases equal groups takes it), 70 wins 56 %.
+    state = GameState.from_cells(
+        3, 4, {(1, 1): (VAMPIRES, 66), (2, 1): (WEREWOLVES, attackers)}, ply=1
+    )
+    attack = (Move(2, 1, attackers, 1, 1),)
+    assert ExpectiminimaxAgent(opponent_odds=LONG_SHOTS)._long_shot(state, attack) is long_shot
+    assert not ExpectiminimaxAgent()._long_shot(state, attack)  # the default, 0: none

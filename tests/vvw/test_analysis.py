@@ -1,6 +1,9 @@
 """Game analysis (``vvw analyse``): plies judged, luck weighed, the same every time."""
 
 import json
+import multiprocessing
+import threading
+from concurrent.futures import Future
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
@@ -27,6 +30,7 @@ from vvw.analysis.judging import Label, Thresholds, accuracy, ply_accuracy
 from vvw.analysis.ledger import TurnAnalysis, search_turn
 from vvw.analysis.search import PositionSearch, Settings
 from vvw.analysis.sides import Swing
+from vvw.analysis.workers import searched_turns
 from vvw.cli import main
 from vvw.transcripts import read_transcript
 from vvw.watching import recording
@@ -149,6 +153,24 @@ def test_the_same_transcript_at_a_fixed_depth_gives_the_same_analysis_in_one_pro
     assert once == twice
     assert len(once["plies"]) == 20
     assert once["vampires"][-1] == 100.0  # the vampires won: the curve ends at their score
+
+
+def test_analysis_stopped_early_ends_its_workers_without_cancelling_a_turn(monkeypatch):
+    # On Python 3.11 the pool's own thread fails, with a traceback, to mark a cancelled
+    # future broken once its workers are ended (CPython gh-107219): a stop must cancel
+    # nothing, and leave no thread failing behind it.
+    cancelled, failed = [], []
+    monkeypatch.setattr(Future, "cancel", lambda future: cancelled.append(future) or False)
+    monkeypatch.setattr(threading, "excepthook", failed.append)
+    game = game_from_records(read_transcript(SHORT_GAME))
+    before = set(threading.enumerate())
+    turns = searched_turns(game, Settings(depth=3), jobs=2)
+    assert next(turns).turn == game.turns[0]
+    turns.close()
+    for thread in set(threading.enumerate()) - before:  # the pool's, ending
+        thread.join(timeout=30)
+    assert cancelled == [] and failed == []
+    assert not [child for child in multiprocessing.active_children() if child.is_alive()]
 
 
 def test_the_analysis_file_keeps_each_side_s_figures_as_computed_for_the_page_to_round():

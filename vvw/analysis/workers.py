@@ -63,8 +63,10 @@ def searched_turns(
     finished = False
     try:
         with _interrupts_held():  # the workers start (on the first turns) deaf to Ctrl-C
-            turns = pool.map(_work, work)
-        yield from turns
+            futures = [pool.submit(_work, job) for job in work]
+        futures.reverse()
+        while futures:
+            yield futures.pop().result()
         finished = True
     finally:
         _stop(pool, finished)
@@ -93,12 +95,14 @@ def _interrupts_held() -> Iterator[None]:
 
 def _stop(pool: ProcessPoolExecutor, finished: bool) -> None:
     """Shut the worker processes down: at once (their turns left undone) unless every
-    turn was analysed."""
+    turn was analysed. No turn's future is cancelled (``Executor.map`` would, on the way
+    out): on Python 3.11 the pool's thread then fails to mark it broken, with a traceback
+    (CPython gh-107219); the ended workers make it fail every future left instead."""
     if finished:
         pool.shutdown()
         return
     workers = list((pool._processes or {}).values())  # no public way to end them at once
-    pool.shutdown(wait=False, cancel_futures=True)
+    pool.shutdown(wait=False)
     for worker in workers:
         worker.terminate()
     for worker in workers:

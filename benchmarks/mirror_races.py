@@ -27,6 +27,7 @@ import attrs
 
 from engine import GameState, Kind
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
+from engine.mapgen import mirror
 from protocol.reading import TranscriptError
 from vvw.analysis.game import PlayedGame, game_from_file
 from vvw.errors import CommandError, InputFileError
@@ -68,7 +69,7 @@ class Race:
 
 
 def _image(state: GameState, x: int, y: int) -> tuple[int, int]:
-    return state.cols - 1 - x, state.rows - 1 - y
+    return mirror(x, y, state.cols, state.rows)
 
 
 def is_symmetric(start: GameState) -> bool:
@@ -92,11 +93,11 @@ def race(game: PlayedGame) -> Race:
     last_house = None
     level_since = True
     before = start
+    houses = {(x, y) for x, y, _ in start.groups(HUMANS)}
     for turn in game.turns:
         after = turn.after
         if after is None:
             raise ValueError(f"the transcript does not show the board after ply {turn.number}")
-        houses = {(x, y) for x, y, _ in before.groups(HUMANS)}
         left = {(x, y) for x, y, _ in after.groups(HUMANS)}
         for cell in houses - left:
             takers[cell] = turn.side
@@ -104,7 +105,7 @@ def race(game: PlayedGame) -> Race:
             last_house = turn.number
         if last_house is not None and after.total(VAMPIRES) != after.total(WEREWOLVES):
             level_since = False
-        before = after
+        before, houses = after, left
     mirrored = all(
         takers.get(_image(start, x, y)) not in (None, side) for (x, y), side in takers.items()
     )

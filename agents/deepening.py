@@ -33,13 +33,17 @@ Public calls, the same for every search bot:
   returns the last finished depth's values (``last_stats.depth`` says which). This is what
   ``vvw analyse`` builds on.
 
+A tool follows a search without subclassing a bot: ``on_iteration``, a public parameter
+of every search bot, is called after each finished iteration with its depth, value and best
+ply (``vvw analyse`` smooths a position's value over the last two depths this way).
+
 A search raises :class:`agents.search.OutOfTime` from deep inside through the bot's clock
 (``self.clock``); the root's progress is kept by the driver, never in the exception.
 """
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final, Generic, TypeVar
 
 import attrs
@@ -118,6 +122,10 @@ class Deepening(Generic[Child]):
     DEFAULT_DEPTH: ClassVar[int] = MAX_DEPTH
 
     def __init__(self, options: Any = None, **given: Any) -> None:
+        # A public parameter that is no option, taken out of ``given`` by hand: compiled
+        # by mypyc, ``super().__init__(options, **given)`` would pass the whole of
+        # ``given`` to a keyword-only parameter.
+        on_iteration: Callable[[int, float, Ply], None] | None = given.pop("on_iteration", None)
         if options is None:
             options = read_options(self.name, self.Options, given)
         elif given:
@@ -132,6 +140,10 @@ class Deepening(Generic[Child]):
         self.rng = random.Random(options.seed)
         self.clock = Clock()
         self.last_stats: SearchStats | None = None
+        self.on_iteration = on_iteration
+        """Called after each finished iteration of a search (:meth:`choose_ply`,
+        :meth:`analyse`) with its depth, the best value and the best ply: how a tool
+        follows the deepening without subclassing the bot."""
 
     # -- what a bot gives ---------------------------------------------------------------
 
@@ -267,6 +279,8 @@ class Deepening(Generic[Child]):
                     best, value = progress.best, progress.value
                 break
             best, finished = root[0][0], depth
+            if self.on_iteration is not None:
+                self.on_iteration(depth, value, best)
             if (settle and self.settled(value)) or time.monotonic() >= self.clock.stop:
                 break
         self.last_stats = SearchStats(

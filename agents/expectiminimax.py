@@ -20,10 +20,18 @@ cautious utility (:func:`cautious`; the option ``opponent_odds`` values the oppo
 shots by their mean instead, :meth:`ExpectiminimaxAgent._long_shot`). Once each side is
 down to one group and no house is left to take, the bot plays the exactly solved pursuit
 instead (:mod:`agents.endgame`).
+
+Another judge can stand at the leaves: the option ``leaf`` (``--leaf learned``: the learned
+winning chances of :mod:`agents.judge`), or any expected-score function given as ``judge``.
+A tool configures a search through public parameters rather than by subclassing the bot:
+``judge``, ``widths`` (candidates per level below the root, widened only at the root),
+``exact_results`` (a finished game exactly a win, a draw or a loss, with no bonus for
+winning sooner) and the driver's ``on_iteration`` (``vvw analyse`` sets all four).
 docs/agents.md explains it all.
 """
 
 import math
+from collections.abc import Sequence
 from math import prod
 from typing import Any, Final
 
@@ -34,6 +42,9 @@ from agents.compiling import mypyc_attr
 from agents.deepening import Keyed, TableOptions, TableSearch
 from agents.endgame import endgame_ply
 from agents.evaluation import DRAW, LOSS, WIN, on_win_scale, root_bar, scored
+from agents.judge.learned import NAME as LEARNED
+from agents.judge.learned import shipped
+from agents.judge.leaves import Leaf, leaf_as_value, learned_leaf
 from agents.options import option
 from agents.search import battle_sides, bound_of, table_order
 from engine import (
@@ -68,6 +79,9 @@ DEFAULT_OPPONENT_ODDS: Final = 0.0
 """The search's opponent starts any random battle it wins at least this often, and a
 longer shot only when it lowers our expected score (see
 :meth:`ExpectiminimaxAgent._long_shot`); 0: whenever our cautious utility dislikes it."""
+EVALUATION: Final = "evaluation"
+LEAVES: Final = (EVALUATION, LEARNED)
+"""The judges the option ``leaf`` names: the bots' evaluation, the learned chances."""
 NEUTRAL_RISK: Final = 1e-9
 """At most this curvature, the utility is the value itself (its limit; no underflow)."""
 
@@ -165,6 +179,9 @@ class ExpectiminimaxOptions(TableOptions):
     endgame: int = option(
         int, 1, "1: play a one-against-one endgame by its exact solution, 0: search it"
     )
+    leaf: str = option(
+        str, EVALUATION, "the judge at the search's horizon: evaluation, or learned chances"
+    )
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -178,7 +195,28 @@ class ExpectiminimaxAgent(TableSearch):
     MARGIN_SHARE = MARGIN_SHARE
 
     def __init__(self, options: ExpectiminimaxOptions | None = None, **given: Any) -> None:
+        # The public parameters that are no options: ``judge``, ``widths``,
+        # ``exact_results`` (the module docstring; taken out of ``given`` by hand, as
+        # :class:`agents.deepening.Deepening` takes ``on_iteration``).
+        judge: Leaf | None = given.pop("judge", None)
+        widths: Sequence[int] | None = given.pop("widths", None)
+        exact_results = bool(given.pop("exact_results", False))
         super().__init__(options, **given)
+        if self.options.leaf not in LEAVES:
+            raise ValueError(f"leaf must be one of {', '.join(LEAVES)}, got {self.options.leaf!r}")
+        if widths is not None and (not widths or min(widths) < 1):
+            raise ValueError(f"widths must be one or more widths of 1 or more, got {widths!r}")
+        if judge is None and self.options.leaf == LEARNED:
+            judge = learned_leaf(self.rules)
+            shipped()  # the model read now, not during the first move's search
+        self.judge = judge
+        """The expected score (0 to 1) of a leaf for the side to move, instead of the
+        evaluation; ``None``: the evaluation."""
+        self.widths = None if widths is None else tuple(widths)
+        """Candidates searched at the root, one ply below it, …, the last for deeper;
+        ``None``: ``width`` at every node."""
+        self.exact_results = exact_results
+        self.root_ply = 0
         self.max_outcomes = self.options.max_outcomes
         self.coverage = self.options.coverage
         self.width = self.options.width
@@ -199,6 +237,10 @@ class ExpectiminimaxAgent(TableSearch):
     def shortcut(self, state: GameState) -> Ply | None:
         """In a one-against-one endgame, the exactly solved ply."""
         return endgame_ply(state, self.rules) if self.endgame else None
+
+    def begin(self, state: GameState) -> None:
+        super().begin(state)
+        self.root_ply = state.ply
 
     def root_plies(self, state: GameState) -> list[Ply]:
         plies = [ply for ply in self.plies(state) if ply and not find_violation(state, ply)]
@@ -221,14 +263,23 @@ class ExpectiminimaxAgent(TableSearch):
         """A position's value at the search horizon, for the bot's species, in bounds
         (``unfinished``: the game is known not to be over under the default rules)."""
         species = self._own_species()
+        if self.judge is not None:
+            return cautious(leaf_as_value(self.judge, state, species), self.risk)
         score, counts = scored(state, species, unfinished)
         if abs(score) < WIN / 2:
             score = on_win_scale(score, state, species, SQUASH_CEILING, self.contempt, counts)
         return cautious(max(LOSS, min(WIN, score)), self.risk)
 
     def finished_value(self, winner: Kind | None, ply: int) -> float:
-        """The value of a game that ended at ``ply`` (``winner`` ``None``: a draw)."""
-        return cautious(terminal_value(winner, ply, self._own_species()), self.risk)
+        """The value of a game that ended at ``ply`` (``winner`` ``None``: a draw): with
+        ``exact_results`` exactly a win, a draw or a loss, else sooner wins and later
+        losses better."""
+        species = self._own_species()
+        if self.exact_results:
+            value = DRAW if winner is None else WIN if winner == species else LOSS
+        else:
+            value = terminal_value(winner, ply, species)
+        return cautious(value, self.risk)
 
     def ply_value(self, state: GameState, ply: Ply, depth: int) -> float:
         """The expected value of ``ply`` for ``state.to_move``, ``depth`` plies deep, untimed
@@ -241,10 +292,16 @@ class ExpectiminimaxAgent(TableSearch):
 
         With few candidates (a lone group facing an enemy it cannot kill for sure), every
         whole-group step is added, so that waiting at a distance or stepping aside is
-        searched too, not only walking into the enemy's first strike.
+        searched too, not only walking into the enemy's first strike. With ``widths``, as
+        many candidates as the level's width, widened at the root only.
         """
-        plies = candidate_plies(state, self.width)
-        if len(plies) < self.min_width:
+        if self.widths is None:
+            width, widen = self.width, True
+        else:
+            level = state.ply - self.root_ply
+            width, widen = self.widths[min(level, len(self.widths) - 1)], level == 0
+        plies = candidate_plies(state, width)
+        if widen and len(plies) < self.min_width:
             known = set(plies)
             plies += [(m,) for m in group_moves(state) if (m,) not in known]
         return plies

@@ -4,7 +4,7 @@
     python -m benchmarks.calibration --analysis [--games 300] [--depth 4] [--jobs 2]
         [--move-time 10] [--seed 1] [--fit] [--samples FILE]
 
-By default, the learned chances (:mod:`vvw.analysis.learned`) on the corpus of
+By default, the learned chances (:mod:`agents.judge.learned`) on the corpus of
 ``python -m benchmarks.corpus``, on bots they never trained on: for each reference family
 (``seed2019``, ``zcsn``, ``seed2025``) in turn, the trees are trained (as
 ``benchmarks.learn`` does) on the games in which no side is of that family, and measured
@@ -36,7 +36,7 @@ line says so if it happens).
 The default games are the *calibration set*: maps and seeds the shipped curve was not
 fitted on. ``--fit`` plays the *fitting set* instead (other maps, other seeds), fits the
 curve on it (:func:`benchmarks.learn.fit_curve`) and prints the constants to ship in
-:data:`vvw.analysis.chances.CURVE`. ``--samples FILE`` writes every position as a JSON
+:data:`agents.judge.curve.CURVE`. ``--samples FILE`` writes every position as a JSON
 line (game, match, ply, how it was valued, value, prediction, score, counts, the board)
 as the games are analysed; ``--from-samples FILE…`` reads such files back instead of
 playing (the positions predicted by the shipped curves: the table for new constants at
@@ -57,6 +57,9 @@ from typing import Any
 import attrs
 
 from agents.arena import play_game
+from agents.judge.curve import CURVE, Curve
+from agents.judge.features import NAMES
+from agents.judge.logistic import sigmoid
 from agents.registry import make_agent
 from benchmarks.corpus import REFERENCE_FAMILIES, game_map
 from benchmarks.learn import TREES, Positions, fit_curve, fit_logistic, positions, train, without
@@ -64,13 +67,10 @@ from engine import GameState, Termination, Turn
 from engine.ending import totals
 from engine.kinds import VAMPIRES
 from protocol.printable import printable
-from vvw.analysis.chances import CURVE, Curve
-from vvw.analysis.features import NAMES
 from vvw.analysis.game import game_from_turns
 from vvw.analysis.game_analysis import analyse_game
 from vvw.analysis.search import DEFAULT_DEPTH, Settings
 from vvw.analysis.workers import default_jobs
-from vvw.records.stats import sigmoid
 
 BOTS: dict[str, dict[str, int]] = {
     "expectiminimax": {"depth": 3},
@@ -431,9 +431,7 @@ def fit(samples: Sequence[Sample]) -> Curve:
         [(s.value, s.score) for s in samples if s.how == "search"],
         [(s.value, s.score) for s in samples if s.how == "endgame"],
     )
-    fields = ", ".join(
-        f"{name}={value:.4f}" for name, value in attrs.asdict(curve).items() if name != "risk"
-    )
+    fields = ", ".join(f"{name}={value:.4f}" for name, value in attrs.asdict(curve).items())
     print(f"\nfitted on {len(samples)} positions:\nCURVE = Curve({fields})")
     return curve
 

@@ -1,12 +1,12 @@
 """Learn winning chances from the corpus, and write the weights the analysis ships.
 
-    python -m benchmarks.learn [--corpus runs/corpus] [--out vvw/analysis/learned.json]
+    python -m benchmarks.learn [--corpus runs/corpus] [--out agents/judge/learned.json]
         [--trees 200] [--depth 3] [--rate 0.1] [--leave-out FAMILY]
 
 Reads the games of ``python -m benchmarks.corpus``, computes the features of every position
-(:mod:`vvw.analysis.features`) and fits gradient-boosted trees (scikit-learn's
+(:mod:`agents.judge.features`) and fits gradient-boosted trees (scikit-learn's
 ``GradientBoostingClassifier``, log-loss, no prior: :func:`train`) predicting the side to
-move's expected score; writes them as :mod:`vvw.analysis.learned` reads them, with how
+move's expected score; writes them as :mod:`agents.judge.learned` reads them, with how
 they were made. A draw counts as half a win and half a loss (two rows, weights ½).
 
 Also the training-time fitting the analysis's curves need (:func:`fit_logistic`,
@@ -24,14 +24,15 @@ from typing import Any
 
 import attrs
 
+from agents.judge.curve import Curve, decided, feature
+from agents.judge.features import NAMES, features
+from agents.judge.learned import WEIGHTS, Model, Tree
+from agents.judge.logistic import logit
 from benchmarks.corpus import read_corpus
 from engine import GameState
 from engine.ending import totals
 from engine.kinds import VAMPIRES
 from engine.rules import DEFAULT_RULES
-from vvw.analysis.chances import RISK, Curve, decided, feature, logit
-from vvw.analysis.features import NAMES, features
-from vvw.analysis.learned import WEIGHTS, Model, Tree
 
 TREES = 200
 DEPTH = 3
@@ -169,13 +170,12 @@ def fit_logistic(x: Sequence[Sequence[float]], score: Sequence[float]) -> list[f
 def fit_curve(
     searched: Iterable[tuple[float, float]],
     solved: Iterable[tuple[float, float]],
-    risk: float = RISK,
 ) -> Curve:
-    """The curves of :class:`vvw.analysis.chances.Curve` that best predict the scores of
+    """The curves of :class:`agents.judge.curve.Curve` that best predict the scores of
     positions: ``searched`` as ``(search value, score the side to move made)``, decided
     values left out; ``solved`` endgames as ``(exact chance, score)``, certain ones left
     out."""
-    points = [(feature(v, risk), s) for v, s in searched if decided(v) is None]
+    points = [(feature(v), s) for v, s in searched if decided(v) is None]
     a, b = fit_logistic([[f] for f, _ in points], [s for _, s in points])
     endgames = [(logit(p), s) for p, s in solved if 0.0 < p < 1.0]
     d, e = (
@@ -183,7 +183,7 @@ def fit_curve(
         if len(endgames) >= 2
         else (0.0, 1.0)
     )
-    return Curve(a, b, d, e, risk)
+    return Curve(a, b, d, e)
 
 
 def _sklearn_version() -> str:

@@ -52,7 +52,7 @@ def test_the_wheel_holds_the_packages_and_the_maps_and_leaves_out_benchmarks(whe
     assert sources - names == set()
     maps = {path.name for path in (ROOT / "maps").glob("*.xml")}
     assert {name.removeprefix("vvw/maps/") for name in names if name.endswith(".xml")} == maps
-    assert "vvw/analysis/learned.json" in names  # the learned chances' shipped trees
+    assert "agents/judge/learned.json" in names  # the learned chances' shipped trees
     tops = {name.split("/")[0] for name in names if not name.startswith("vvw-")}
     assert tops == set(SHIPPED)  # no benchmarks/, tests/, maps/ at the top
     guides = {path.name for path in (ROOT / "docs").glob("*.md")}

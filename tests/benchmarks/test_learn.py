@@ -5,9 +5,9 @@ import random
 
 import pytest
 
+from agents.judge.features import NAMES
+from agents.judge.logistic import sigmoid
 from benchmarks.learn import Positions, as_labels, fit_logistic, train
-from vvw.analysis.features import NAMES
-from vvw.records.stats import sigmoid
 
 
 def _positions(n: int, seed: int = 1) -> Positions:

@@ -13,6 +13,7 @@ import trio
 
 from agents.client import play
 from agents.expectiminimax import ExpectiminimaxAgent
+from agents.judge.curve import CURVE, Curve
 from agents.random_bot import RandomAgent
 from benchmarks.learn import fit_curve
 from engine import VAMPIRES, WEREWOLVES, GameState, Move, Rules, Turn, battle_outcomes
@@ -22,7 +23,6 @@ from server.serving import serve
 from server.settings import Settings as ServerSettings
 from tests.helpers.boards import board
 from tests.helpers.maps import load
-from vvw.analysis.chances import CURVE, Curve, certainty_equivalent
 from vvw.analysis.files import analysis_json
 from vvw.analysis.game import PlayedTurn, game_from_records, game_from_turns
 from vvw.analysis.game_analysis import analyse_game
@@ -228,7 +228,6 @@ def test_the_curves_rise_and_a_decided_game_is_certain():
     assert CURVE.searched(1e6 - 30) == 1.0 and CURVE.searched(-1e6 + 30) == 0.0
     assert CURVE.solved(1.0) == 1.0 and CURVE.solved(0.0) == 0.0
     assert CURVE.solved(0.3) < CURVE.solved(0.7)
-    assert certainty_equivalent(0.4e6, risk=0) == 0.4e6
 
 
 def test_a_level_position_is_worth_nothing_to_either_side():

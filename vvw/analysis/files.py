@@ -86,6 +86,7 @@ def analysis_json(
             "widths": list(settings.widths),
             "thresholds": attrs.asdict(analysis.thresholds),
             "curve": attrs.asdict(analysis.curve),
+            "judge": dict(analysis.judge),
         },
         "vampires": [None if c is None else chance_points(c) for c in analysis.chances()],
         "plies": [_turn_json(t, analysis.label(t)) for t in analysis.turns],

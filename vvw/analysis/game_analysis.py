@@ -12,12 +12,12 @@ from collections.abc import Callable
 
 import attrs
 
+from agents.judge.curve import CURVE, Curve
+from agents.judge.learned import identity
 from engine import Kind
 from engine.kinds import VAMPIRES
-from vvw.analysis.chances import CURVE, Curve
 from vvw.analysis.game import PlayedGame
 from vvw.analysis.judging import DEFAULT_THRESHOLDS, Label, Thresholds
-from vvw.analysis.leaves import Leaf
 from vvw.analysis.ledger import TurnAnalysis, TurnSearch, judged_turns
 from vvw.analysis.luck import BattleLuck
 from vvw.analysis.search import DEFAULT_SETTINGS, Settings
@@ -34,7 +34,10 @@ class GameAnalysis:
     turns: tuple[TurnAnalysis, ...]
     settings: Settings
     thresholds: Thresholds
-    curve: Curve
+    curve: Curve = CURVE
+    """The endgame curve the analysis read solved endgames through."""
+    judge: dict[str, str] = attrs.field(factory=identity)
+    """Which model judged the positions at the search's leaves (its name and SHA-256)."""
 
     def label(self, turn: TurnAnalysis) -> Label | None:
         return self.thresholds.label(turn.drop) if turn.judged else None
@@ -75,16 +78,14 @@ def analyse_game(
     settings: Settings = DEFAULT_SETTINGS,
     *,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
-    leaf: Leaf | None = None,
-    curve: Curve = CURVE,
     jobs: int = 1,
     progress: Callable[[TurnSearch], None] = lambda turn: None,
 ) -> GameAnalysis:
-    """The analysis of ``game`` judged by ``leaf`` (by default
-    :func:`vvw.analysis.leaves.default_leaf`), its turns searched with ``jobs`` processes;
-    ``progress`` is called after each turn is searched, in order."""
+    """The analysis of ``game`` judged by the learned chances
+    (:func:`agents.judge.leaves.learned_leaf`), its turns searched with ``jobs``
+    processes; ``progress`` is called after each turn is searched, in order."""
     found = []
-    for turn in searched_turns(game, settings, leaf, curve, jobs):
+    for turn in searched_turns(game, settings, jobs):
         found.append(turn)
         progress(turn)
-    return GameAnalysis(game, judged_turns(game, found), settings, thresholds, curve)
+    return GameAnalysis(game, judged_turns(game, found), settings, thresholds)

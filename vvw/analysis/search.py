@@ -1,37 +1,36 @@
 """The search over chances: a position's expected score, its best ply, a ply's outcomes.
 
-:class:`ChanceSearch` is ``expectiminimax``'s tree (:mod:`agents.expectiminimax`: the same
-candidate plies, Star1-pruned chance nodes, transposition table and deepening) with other
-values: at its horizon a *leaf* gives the side to move's expected score (0 to 1,
-:mod:`vvw.analysis.leaves`), and every node holds an expected score, so a max node is its
-best child and a chance node (a ply with random battles) exactly the probability-weighted
-mean of its outcomes. A position's expected score is the mean of the last two depths'
-(:func:`smoothed`). A finished game is its result (1, ½ or 0) and a leaf never quite
-reaches 0 or 1 (:data:`LEAF_EDGE`): nothing is certain but a finished game or a result the
-search proved. It searches wider near the root than deep down (:attr:`Settings.widths`),
-so it reaches deeper than the bots play. A one-against-one endgame is valued by its exact
-solution (:mod:`agents.endgame`) through the endgame curve (:data:`CURVE`). Every search
-starts from empty tables, so a position's answer depends on nothing searched before it: the
-analysis is the same in any order, over any number of processes.
+The analysis searches with ``expectiminimax``'s tree (:mod:`agents.expectiminimax`: the
+same candidate plies, Star1-pruned chance nodes, transposition table and deepening),
+configured through its public parameters with other values (:func:`chance_search`): at its
+horizon the judge (:mod:`agents.judge.leaves`) gives the side to move's expected score (0
+to 1), and every node holds an expected score, so a max node is its best child and a
+chance node (a ply with random battles) exactly the probability-weighted mean of its
+outcomes (no cautious utility, no contempt). A position's expected score is the mean of
+the last two depths' (:func:`smoothed`). A finished game is its result (1, ½ or 0) and a
+leaf never quite reaches 0 or 1 (:data:`agents.judge.leaves.LEAF_EDGE`): nothing is
+certain but a finished game or a result the search proved. It searches wider near the root
+than deep down (:attr:`Settings.widths`), so it reaches deeper than the bots play. A
+one-against-one endgame is valued by its exact solution (:mod:`agents.endgame`) through
+the endgame curve (:data:`agents.judge.curve.CURVE`). The tree's own sizes
+(:data:`MAX_OUTCOMES`, :data:`COVERAGE`, :data:`MIN_WIDTH`) are the analysis's, set here:
+retuning the bot changes no analysis. Every search starts from empty tables, so a
+position's answer depends on nothing searched before it: the analysis is the same in any
+order, over any number of processes.
 """
 
 from fractions import Fraction
 from functools import partial
-from typing import Any
 
 import attrs
 
-from agents.candidates import candidate_plies
-from agents.deepening import Root
 from agents.endgame import endgame_chance, endgame_ply
-from agents.evaluation import DRAW, LOSS, WIN
-from agents.expectiminimax import ExpectiminimaxAgent
+from agents.expectiminimax import ExpectiminimaxAgent, ExpectiminimaxOptions
+from agents.judge.curve import CURVE
+from agents.judge.leaves import Leaf, as_chance, endgame_or_leaf, learned_leaf
 from agents.search import OutOfTime
 from engine import GameState, Kind, Ply, end_of_game, ply_outcomes
-from engine.movegen import group_moves
 from engine.rules import DEFAULT_RULES, Rules
-from vvw.analysis.chances import CURVE, Curve
-from vvw.analysis.leaves import Leaf, default_leaf
 
 DEFAULT_DEPTH = 6
 """Plies searched below each position by default. A ply is judged by the search of the
@@ -40,8 +39,13 @@ typically reaches at its default time budget (docs/agents.md), and a 200-ply gam
 30 × 30 is analysed in two minutes on two cores."""
 DEFAULT_WIDTHS = (16, 6, 4, 3, 3, 2)
 """Candidate plies searched at the root, one ply below it, two…; the last for all deeper."""
-LEAF_EDGE = 0.01
-"""A leaf's expected score is kept within ``[LEAF_EDGE, 1 − LEAF_EDGE]``."""
+MAX_OUTCOMES = 8
+"""Outcomes of a chance node inside the search at most (more are bucketed, as the bot
+buckets them)."""
+COVERAGE = 0.95
+"""The probability a bucketed chance node covers."""
+MIN_WIDTH = 12
+"""Below this many candidates at the root, every whole-group step is searched too."""
 FULL_OUTCOMES = 6
 """Outcomes of a ply (its battles together) each searched as deep as a position, at most;
 up to :data:`SOME_OUTCOMES` are searched two plies less, more than that one ply deep."""
@@ -75,24 +79,6 @@ class Searched:
     value: float
 
 
-def as_value(chance: float) -> float:
-    """An expected score on the search bots' scale of values, ``[LOSS, WIN]``."""
-    return LOSS + (WIN - LOSS) * chance
-
-
-def as_chance(value: float) -> float:
-    """A value of the search back to an expected score (a proved result exactly 0, ½ or 1:
-    finished games are worth exactly :data:`WIN`, :data:`DRAW` and :data:`LOSS`)."""
-    return min(1.0, max(0.0, (value - LOSS) / (WIN - LOSS)))
-
-
-def leaf_as_value(leaf: Leaf, state: GameState, species: Kind) -> float:
-    """``leaf``'s expected score of ``state`` for ``species``, kept within
-    :data:`LEAF_EDGE` of 0 and 1, on the search bots' scale (:func:`as_value`)."""
-    chance = min(1.0 - LEAF_EDGE, max(LEAF_EDGE, leaf(state)))
-    return as_value(chance if state.to_move == species else 1.0 - chance)
-
-
 def smoothed(values: list[float]) -> float:
     """A position's expected score from the values of its deepening: the mean of the last
     two depths' (a search's value sways with the parity of its depth: which side moves
@@ -103,75 +89,45 @@ def smoothed(values: list[float]) -> float:
     return (last + as_chance(values[-2])) / 2
 
 
-class ChanceSearch(ExpectiminimaxAgent):
-    """``expectiminimax`` over expected scores, ``leaf`` at its horizon (module docstring)."""
-
-    name = "analysis"
-
-    def __init__(self, leaf: Leaf, rules: Rules, widths: tuple[int, ...]) -> None:
-        super().__init__(rules=rules, seed=0, risk=0.0, contempt=0.0)
-        self.judge = leaf
-        self.widths = widths
-        self.root_ply = 0
-
-    def begin(self, state: GameState) -> None:
-        super().begin(state)
-        self.root_ply = state.ply
-        self.iterations: list[float] = []
-        """The value found at each depth of the deepening, in order."""
-
-    def _iteration(self, root: Root, depth: int, progress: Any) -> tuple[float, Root]:
-        value, ordered = super()._iteration(root, depth, progress)
-        self.iterations.append(value)
-        return value, ordered
-
-    def plies(self, state: GameState) -> list[Ply]:
-        """The candidates, as many as the level's width; at the root widened as the bot
-        widens them (every whole-group step when they are few)."""
-        level = state.ply - self.root_ply
-        plies = candidate_plies(state, self.widths[min(level, len(self.widths) - 1)])
-        if level == 0 and len(plies) < self.min_width:
-            known = set(plies)
-            plies += [(m,) for m in group_moves(state) if (m,) not in known]
-        return plies
-
-    def finished_value(self, winner: Kind | None, ply: int) -> float:
-        """Exactly a win, a draw or a loss (no bonus for winning sooner): only a finished
-        game, or a mean of finished games, is worth exactly 1, ½ or 0."""
-        if winner is None:
-            return DRAW
-        return WIN if winner == self.species else LOSS
-
-    def leaf_value(self, state: GameState, unfinished: bool = False) -> float:
-        return leaf_as_value(self.judge, state, self._own_species())
-
-
-def endgame_or_leaf(state: GameState, leaf: Leaf, rules: Rules, curve: Curve) -> float:
-    """A one-against-one endgame's chance as the root values it (its exact solution
-    through the endgame curve), any other position's by ``leaf``: a position is worth
-    the same at the root and at a leaf."""
-    chance = endgame_chance(state, state.to_move, rules)
-    return leaf(state) if chance is None else curve.solved(chance)
+def chance_search(
+    judge: Leaf, rules: Rules, widths: tuple[int, ...], iterations: list[float]
+) -> ExpectiminimaxAgent:
+    """``expectiminimax``'s tree over expected scores (the module docstring), ``judge`` at
+    its horizon; each finished iteration's value appended to ``iterations``."""
+    options = ExpectiminimaxOptions(
+        rules=rules,
+        seed=0,
+        risk=0.0,
+        contempt=0.0,
+        max_outcomes=MAX_OUTCOMES,
+        coverage=COVERAGE,
+        min_width=MIN_WIDTH,
+        endgame=0,
+    )
+    return ExpectiminimaxAgent(
+        options,
+        judge=judge,
+        widths=widths,
+        exact_results=True,
+        on_iteration=lambda depth, value, best: iterations.append(value),
+    )
 
 
 class PositionSearch:
     """Expected scores of positions and of plies' outcomes, from the side to move's view."""
 
-    def __init__(
-        self,
-        settings: Settings = DEFAULT_SETTINGS,
-        rules: Rules = DEFAULT_RULES,
-        leaf: Leaf | None = None,
-        curve: Curve = CURVE,
-    ) -> None:
+    def __init__(self, settings: Settings = DEFAULT_SETTINGS, rules: Rules = DEFAULT_RULES) -> None:
         self.settings = settings
         self.rules = rules
-        self.curve = curve
-        judge = partial(endgame_or_leaf, leaf=leaf or default_leaf(rules), rules=rules, curve=curve)
-        self.agent = ChanceSearch(judge, rules, settings.widths)
+        self.curve = CURVE
+        judge = partial(endgame_or_leaf, leaf=learned_leaf(rules), rules=rules, curve=CURVE)
+        self.iterations: list[float] = []
+        """The value found at each depth of the last search, in order."""
+        self.agent = chance_search(judge, rules, settings.widths, self.iterations)
 
-    def _fresh(self) -> ChanceSearch:
+    def _fresh(self) -> ExpectiminimaxAgent:
         self.agent.rng.seed(0)  # its fallback ply, when no candidate is found, is then fixed
+        self.iterations.clear()
         return self.agent
 
     def position(self, state: GameState, depth: int | None = None) -> Searched:
@@ -182,9 +138,8 @@ class PositionSearch:
             return exact
         if self.settings.seconds is None or depth is not None:
             depth = depth or self.settings.depth
-            agent = self._fresh()
-            _, best = agent.analyse(state, depth)
-            score = smoothed(agent.iterations)
+            _, best = self._fresh().analyse(state, depth)
+            score = smoothed(self.iterations)
             return Searched(score, best, depth, "search", score)
         return self._timed(state, self.settings.seconds)
 

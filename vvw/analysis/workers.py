@@ -14,9 +14,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 from engine.rules import Rules
-from vvw.analysis.chances import CURVE, Curve
 from vvw.analysis.game import PlayedGame, PlayedTurn
-from vvw.analysis.leaves import Leaf
 from vvw.analysis.ledger import TurnSearch, next_known, search_turn
 from vvw.analysis.search import PositionSearch, Settings
 
@@ -32,9 +30,9 @@ def default_jobs() -> int:
 _worker: PositionSearch | None = None
 
 
-def _start_worker(settings: Settings, rules: Rules, leaf: Leaf | None, curve: Curve) -> None:
+def _start_worker(settings: Settings, rules: Rules) -> None:
     global _worker
-    _worker = PositionSearch(settings, rules, leaf, curve)
+    _worker = PositionSearch(settings, rules)
 
 
 def _work(job: tuple[PlayedTurn, bool]) -> TurnSearch:
@@ -42,23 +40,17 @@ def _work(job: tuple[PlayedTurn, bool]) -> TurnSearch:
     return search_turn(_worker, *job)
 
 
-def searched_turns(
-    game: PlayedGame,
-    settings: Settings,
-    leaf: Leaf | None = None,
-    curve: Curve = CURVE,
-    jobs: int = 1,
-) -> Iterator[TurnSearch]:
+def searched_turns(game: PlayedGame, settings: Settings, jobs: int = 1) -> Iterator[TurnSearch]:
     """Each turn of ``game`` searched, in order, with ``jobs`` processes."""
     work = [(turn, next_known(game, i)) for i, turn in enumerate(game.turns)]
     if jobs <= 1 or len(game.turns) < 2:
-        search = PositionSearch(settings, game.rules, leaf, curve)
+        search = PositionSearch(settings, game.rules)
         for job in work:
             yield search_turn(search, *job)
         return
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(
-        jobs, context, initializer=_start_worker, initargs=(settings, game.rules, leaf, curve)
+        jobs, context, initializer=_start_worker, initargs=(settings, game.rules)
     )
     finished = False
     try:

@@ -20,7 +20,8 @@ from collections.abc import Iterable
 
 import attrs
 
-from vvw.records.stats import Z95, sigmoid
+from agents.judge.logistic import sigmoid
+from vvw.records.stats import Z95
 
 PRIOR_DRAWS = 2.0
 """Virtual draws each player has against a virtual player rated as the anchor."""

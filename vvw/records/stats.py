@@ -16,6 +16,8 @@ from collections.abc import Sequence
 
 import attrs
 
+from agents.judge.logistic import sigmoid
+
 Z95 = 1.959963984540054
 """The two-sided 95 % quantile of the normal distribution."""
 WDL_SCORES = (0.0, 0.5, 1.0)
@@ -33,18 +35,10 @@ def elo_of_score(score: float) -> float:
     return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: never -0.0
 
 
-def sigmoid(z: float) -> float:
-    """The logistic function ``1 / (1 + e^−z)``, without overflow at either end (the one
-    of the project: the ladder's ratings and the analysis's chances use it)."""
-    if z >= 0:
-        return 1.0 / (1.0 + math.exp(-z))
-    e = math.exp(z)
-    return e / (1.0 + e)
-
-
 def score_of_elo(elo: float) -> float:
-    """The expected score of a player ``elo`` points stronger."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    """The expected score of a player ``elo`` points stronger: the logistic of ``elo``
+    in units of 400 / ln 10 points."""
+    return sigmoid(elo * math.log(10.0) / 400.0)
 
 
 @attrs.frozen

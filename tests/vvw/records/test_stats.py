@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from agents.judge.logistic import sigmoid
 from vvw.records.stats import (
     PAIR_SCORES,
     Sprt,
@@ -14,7 +15,6 @@ from vvw.records.stats import (
     elo_of_score,
     parse_sprt,
     score_of_elo,
-    sigmoid,
     wdl_estimate,
 )
 

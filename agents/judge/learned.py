@@ -2,7 +2,7 @@
 
 A model trained on a corpus of games with known results (``python -m benchmarks.corpus``
 made the games, ``python -m benchmarks.learn`` trained it with scikit-learn) reads the
-:mod:`vvw.analysis.features` of a position and says what the side to move scores from
+:mod:`agents.judge.features` of a position and says what the side to move scores from
 there on average: a win 1, a draw ½, a loss 0. The model is a sum of small regression
 trees (gradient boosting on the log-loss) turned into a chance by the logistic function;
 its trees are shipped as JSON (``learned.json`` beside this module, with how it was made)
@@ -11,26 +11,29 @@ and walked here in pure Python: neither scikit-learn nor numpy is needed to use 
 Nothing is certain but a finished game: the chance of a game still going on is kept
 within :data:`FLOOR` of 0 and 1.
 
-    from vvw.analysis.learned import expected_score
+    from agents.judge.learned import expected_score
     expected_score(state)            # the side to move's expected score, 0 < p < 1
-    leaf = leaf_function(rules)      # a Callable[[GameState], float] for a search's leaves
+    identity()                       # {"name": "learned", "sha256": …}: which model judged
 """
 
+import hashlib
 import json
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from agents.judge.features import NAMES, features
+from agents.judge.logistic import sigmoid
 from engine import GameState, end_of_game
 from engine.rules import DEFAULT_RULES, Rules
-from vvw.analysis.features import NAMES, features
 
 WEIGHTS = Path(__file__).with_name("learned.json")
 """The shipped model."""
+NAME = "learned"
+"""The model's name where a bot's option or an analysis file names its judge."""
 FORMAT = "vvw-learned-chances"
 FLOOR = 0.001
 """How close to 0 or 1 the chance of an unfinished game may come."""
@@ -72,9 +75,7 @@ class Model:
 
     def chance(self, x: Sequence[float]) -> float:
         """The expected score for features ``x``, within :data:`FLOOR` of 0 and 1."""
-        z = self.raw(x)
-        p = 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
-        return min(1.0 - FLOOR, max(FLOOR, p))
+        return min(1.0 - FLOOR, max(FLOOR, sigmoid(self.raw(x))))
 
     def to_json(self) -> dict[str, Any]:
         """The model as the JSON object of :func:`from_json`."""
@@ -95,7 +96,7 @@ def from_json(data: dict[str, Any]) -> Model:
         raise ValueError(f"not a {FORMAT} version 1 model")
     names = tuple(data["features"])
     if names != NAMES:
-        raise ValueError("the model's features are not vvw.analysis.features.NAMES")
+        raise ValueError("the model's features are not agents.judge.features.NAMES")
     trees = tuple(
         Tree(*(tuple(t[k]) for k in ("feature", "threshold", "left", "right", "value")))
         for t in data["trees"]
@@ -109,6 +110,13 @@ def shipped() -> Model:
     return from_json(json.loads(WEIGHTS.read_text()))
 
 
+@cache
+def identity() -> dict[str, str]:
+    """Which model judges: its name and the SHA-256 of the shipped file's bytes (an
+    analysis file records it, so a later model's analyses are told apart)."""
+    return {"name": NAME, "sha256": hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()}
+
+
 def expected_score(state: GameState, rules: Rules = DEFAULT_RULES) -> float:
     """The expected score of ``state`` for the side to move: 1, ½ or 0 for a finished
     game, else the shipped model's chance (strictly between 0 and 1)."""
@@ -118,12 +126,3 @@ def expected_score(state: GameState, rules: Rules = DEFAULT_RULES) -> float:
             return 0.5
         return 1.0 if end.winner == state.to_move else 0.0
     return shipped().chance(features(state, rules))
-
-
-def leaf_function(rules: Rules = DEFAULT_RULES) -> Callable[[GameState], float]:
-    """:func:`expected_score` under ``rules``, as a search's leaf function."""
-
-    def leaf(state: GameState) -> float:
-        return expected_score(state, rules)
-
-    return leaf

@@ -1,7 +1,8 @@
-"""vvw.analysis.features and vvw.analysis.learned: what a position's features say (the race
+"""agents.judge.features and agents.judge.learned: what a position's features say (the race
 for houses, the strikes), and the learned chances: exact for a finished game, never 0 or
 1 for one still going on, read from the shipped JSON without the training's libraries."""
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -10,11 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agents.judge.features import NAMES, features, race, strikes
+from agents.judge.learned import FLOOR, Model, Tree, expected_score, from_json, identity
+from agents.judge.leaves import learned_leaf
 from engine import GameState, Kind
 from engine.rules import Rules
 from engine.testing.strategies import game_states
-from vvw.analysis.features import NAMES, features, race, strikes
-from vvw.analysis.learned import FLOOR, Model, Tree, expected_score, from_json, leaf_function
 
 V, W, H = Kind.VAMPIRES, Kind.WEREWOLVES, Kind.HUMANS
 
@@ -78,7 +80,7 @@ def test_a_game_going_on_is_never_certain(state, plies):
     rules = Rules(max_plies=max(plies, state.ply + 1))
     chance = expected_score(state, rules)
     assert FLOOR <= chance <= 1 - FLOOR
-    assert leaf_function(rules)(state) == chance
+    assert learned_leaf(rules)(state) == chance
 
 
 def test_a_big_lead_is_likely_won_and_a_mirrored_start_about_even():
@@ -107,10 +109,18 @@ def test_the_shipped_chances_are_read_without_the_training_libraries():
     script = (
         "import sys; sys.modules['sklearn'] = sys.modules['numpy'] = None\n"
         "from engine import GameState, Kind\n"
-        "from vvw.analysis.learned import expected_score\n"
+        "from agents.judge.learned import expected_score\n"
         "cells = {(0, 0): (Kind.VAMPIRES, 9), (5, 5): (Kind.WEREWOLVES, 4)}\n"
         "s = GameState.from_cells(6, 6, cells)\n"
         "print(expected_score(s))\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert 0 < float(out.stdout) < 1
+
+
+def test_the_model_is_named_by_the_digest_of_its_shipped_file(tmp_path):
+    from agents.judge import learned
+
+    made = identity()
+    assert made["name"] == "learned"
+    assert made["sha256"] == hashlib.sha256(learned.WEIGHTS.read_bytes()).hexdigest()

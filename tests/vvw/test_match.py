@@ -17,8 +17,8 @@ from server.settings import Settings
 from vvw.cli import main
 from vvw.game_arguments import split_maps_and_bots
 from vvw.mapchoice import resolve_maps
+from vvw.running.local_game import play_one
 from vvw.running.participants import Participant, parse_participants
-from vvw.running.runner import play_one
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "tests" / "server" / "bots" / "bot.py"

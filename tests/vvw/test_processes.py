@@ -14,8 +14,8 @@ from protocol.codec import FROM_SERVER, Decoder, Upd
 from protocol.records import Command, Frame, Ply, Result
 from server.settings import Settings
 from tests.helpers.maps import load
+from vvw.running.local_game import play_one
 from vvw.running.participants import Participant
-from vvw.running.runner import play_one
 from vvw.transcripts import read_transcript
 
 MAP = load("testmap")

@@ -1,7 +1,7 @@
 """A game is scored by typed reasons, never by the wording of a message (issue 44).
 
 Every text the server's events carry (a drop's detail, a game's detail, names and peers)
-is reworded on its way to :func:`vvw.running.runner.play_one`, and so is every reason's enum
+is reworded on its way to :func:`vvw.running.local_game.play_one`, and so is every reason's enum
 value: each way a bot can lose before or during its game must still be scored the same.
 """
 
@@ -17,7 +17,7 @@ from engine import EndReason, Kind, Termination
 from server.events import DropReason
 from server.settings import Settings
 from tests.helpers.maps import load
-from vvw.running import runner
+from vvw.running import local_game
 from vvw.running.participants import Participant
 
 BOT = Path(__file__).resolve().parents[1] / "server" / "bots" / "bot.py"
@@ -43,12 +43,12 @@ def _reworded(value: Any) -> Any:
 @pytest.fixture
 def reworded(monkeypatch):
     """Every event's texts and every reason's enum value reworded for ``play_one``."""
-    serve = runner.serve
+    serve = local_game.serve
 
     async def serve_reworded(*args, events, **options):
         return await serve(*args, events=lambda event: events(_reworded(event)), **options)
 
-    monkeypatch.setattr(runner, "serve", serve_reworded)
+    monkeypatch.setattr(local_game, "serve", serve_reworded)
     for reason in (*DropReason, *EndReason):
         monkeypatch.setattr(reason, "_value_", f"reworded {reason.name.lower()}")
 
@@ -68,7 +68,7 @@ async def test_rewording_every_message_scores_no_game_differently(
     mode, termination, reworded, tmp_path
 ):
     with trio.fail_after(30):
-        played = await runner.play_one(
+        played = await local_game.play_one(
             load("testmap"), SETTINGS, (_bot(mode), _bot("play")), tmp_path / "game"
         )
     result = played.result

@@ -272,7 +272,7 @@ def test_a_signal_mid_run_ends_every_bot_keeps_every_game_and_resume_plays_the_r
 def test_progress_lines_print_names_as_they_are(capsys):
     from vvw.records.results import GameLine, Header, Side
     from vvw.records.standings import standings
-    from vvw.running.progress import RunProgress
+    from vvw.running.terminal import RunProgress
 
     game = GameLine(
         key="r1:m0:a:b:1",

@@ -18,7 +18,7 @@ from vvw.analysis.search import DEFAULT_DEPTH, Settings
 from vvw.analysis.workers import default_jobs
 from vvw.documents import guide
 from vvw.paths import write_file
-from vvw.running.progress import plain_console
+from vvw.running.terminal import plain_console
 
 
 def _positive(kind: type, text: str) -> float:

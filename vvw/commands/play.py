@@ -32,9 +32,9 @@ from vvw.ports import Listening, check_free
 from vvw.records.results import Header, ResultsWriter
 from vvw.running.bots import time_budget
 from vvw.running.human import PageAgent, Seat, play_handler, play_person
+from vvw.running.local_game import Played
 from vvw.running.participants import Participant, check_startable, parsed, understood
 from vvw.running.playing import results_line
-from vvw.running.runner import Played
 from vvw.running.schedule import ScheduledGame, play_schedule
 from vvw.running.seeds import derive, fresh_seed
 from vvw.runs import new_run_dir

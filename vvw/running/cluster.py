@@ -1,7 +1,8 @@
 """A tournament's games on a Ray cluster: each game is one Ray task on some worker.
 
-The task runs :func:`vvw.running.playing.play_scheduled` on the worker: our server and both bot
-processes there, on a free local port, exactly as ``--concurrency`` runs a game here. The
+The task plays the game on the worker at the venue of games played here
+(:class:`vvw.running.playing.Here`): our server and both bot processes there, on a free
+local port, exactly as ``--concurrency`` runs a game here. The
 task declares ``cpus_per_game`` CPUs (one per bot by default), so Ray never starts more
 games on a machine than it has cores for. Results come back to this process, which
 appends each to the results file as the game ends.
@@ -23,7 +24,7 @@ import math
 import os
 import socket
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -33,10 +34,11 @@ import ray
 import ray.exceptions
 import trio
 
+from server.events import EventSink
 from server.settings import Settings
 from vvw.documents import guide
-from vvw.records.results import GameLine
-from vvw.running.playing import play_scheduled
+from vvw.running.playing import Here
+from vvw.running.runner import Finished
 from vvw.running.schedule import ScheduledGame
 
 log = logging.getLogger(__name__)
@@ -87,8 +89,8 @@ def play_on_worker(
     games_dir: str,
     keep_transcript: bool,
     folder: str | None,
-) -> GameLine:
-    """The Ray task: play ``game`` on this worker and return its results line.
+) -> Finished:
+    """The Ray task: play ``game`` on this worker and return it, played.
 
     ``folder``: the run's folder on a shared filesystem, entered when this machine has it
     (without a shipped folder). The game's files go to ``games_dir`` when this machine can
@@ -103,12 +105,12 @@ def play_on_worker(
     except OSError:
         where = Path(tempfile.gettempdir()) / "vvw-games" / where.parent.name / where.name
     try:
-        line = trio.run(play_scheduled, game, settings, where, keep_transcript)
+        done = trio.run(Here(settings, where, keep_transcript).play, game)
     except BaseExceptionGroup as group:
         if group.subgroup(KeyboardInterrupt) is None:
             raise
         raise KeyboardInterrupt from None  # ray.cancel's, as Ray expects it back
-    return attrs.evolve(line, node=socket.gethostname())
+    return attrs.evolve(done, line=attrs.evolve(done.line, node=socket.gethostname()))
 
 
 @contextmanager
@@ -169,7 +171,7 @@ def _check_reachable(address: str) -> None:
 
 
 class ClusterGames:
-    """Plays scheduled games as Ray tasks; :meth:`play` is the local runner's counterpart."""
+    """The venue of games played as Ray tasks, the counterpart of games played here."""
 
     def __init__(
         self,
@@ -189,15 +191,22 @@ class ClusterGames:
         )
         self.waiting = trio.CapacityLimiter(max(1, slots))
 
-    async def play(self, game: ScheduledGame) -> GameLine:
-        """Play ``game`` on some worker; again (counted in ``retries``) if its worker is lost."""
+    async def play(
+        self,
+        game: ScheduledGame,
+        events: EventSink | None = None,
+        on_abort: Callable[[Finished], None] | None = None,
+    ) -> Finished:
+        """Play ``game`` on some worker; again (counted in ``retries``) if its worker is
+        lost. Nothing here hears its events (it is played on another machine), and a game
+        stopped there is not told (its task is cancelled)."""
         retries = 0
         while True:
             ref = self.task.remote(
                 game, self.settings, self.games_dir, self.keep_transcripts, self.folder
             )
             try:
-                line = await self._result(ref)
+                done = await self._result(ref)
             except LOST_WORKER as error:
                 retries += 1
                 reason = _first_line(error)
@@ -211,33 +220,33 @@ class ClusterGames:
                 raise ClusterError(
                     f"game {game.key} failed on its worker: {_first_line(error.cause)}"
                 ) from None
-            return attrs.evolve(line, retries=retries)
+            return attrs.evolve(done, line=attrs.evolve(done.line, retries=retries))
 
-    async def _result(self, ref: ray.ObjectRef) -> GameLine:
-        """The task's line, waited for in a thread; cancelled, it cancels the task (a game
+    async def _result(self, ref: ray.ObjectRef) -> Finished:
+        """The task's game, waited for in a thread; cancelled, it cancels the task (a game
         that had already ended is returned all the same, so that it is kept)."""
         try:
             return await trio.to_thread.run_sync(
                 ray.get, ref, abandon_on_cancel=True, limiter=self.waiting
             )
         except trio.Cancelled:
-            line = _if_finished(ref)
-            if line is not None:
-                return line
+            done = _if_finished(ref)
+            if done is not None:
+                return done
             ray.cancel(ref)
             raise
 
 
-def _if_finished(ref: ray.ObjectRef) -> GameLine | None:
-    """The task's line if it has already ended well, without waiting."""
+def _if_finished(ref: ray.ObjectRef) -> Finished | None:
+    """The task's game if it has already ended well, without waiting."""
     ready, _ = ray.wait([ref], timeout=0)
     if not ready:
         return None
     try:
-        line: GameLine = ray.get(ref)
+        done: Finished = ray.get(ref)
     except ray.exceptions.RayError:
         return None
-    return line
+    return done
 
 
 def _first_line(error: BaseException | None) -> str:

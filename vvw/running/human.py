@@ -10,9 +10,9 @@ seconds left) and judges each ply the page proposes as our referee would
 sends it, goes back to the agent and so to the server.
 
 :func:`play_person` plays one game of a person against a bot over our server with the
-runner ``vvw match`` plays two bots with (:func:`vvw.running.runner.play_one`): the person
-a :class:`~vvw.running.runner.Person`, the bot a process (built-in or a command), the
-transcript kept, one :class:`~vvw.running.runner.Played`.
+runner ``vvw match`` plays two bots with (:func:`vvw.running.local_game.play_one`): the person
+a :class:`~vvw.running.local_game.Person`, the bot a process (built-in or a command), the
+transcript kept, one :class:`~vvw.running.local_game.Played`.
 """
 
 import json
@@ -31,8 +31,8 @@ from engine.mapfile import GameMap
 from server.events import EventSink
 from server.settings import Settings
 from vvw.errors import CommandError
+from vvw.running.local_game import Person, Played, play_one
 from vvw.running.participants import Participant
-from vvw.running.runner import Person, Played, play_one
 from vvw.web.live import LiveHub
 from vvw.web.server import Exchange, Handler
 
@@ -157,7 +157,7 @@ async def play_person(
 ) -> Played:
     """One game on our server between the person at ``agent``'s seat (thinking up to
     ``person_time`` seconds a ply) and ``bot`` (a built-in bot thinks ``bot_time``), played
-    by the one runner (:func:`vvw.running.runner.play_one`).
+    by the one runner (:func:`vvw.running.local_game.play_one`).
 
     The bot's output and the transcript go to ``game_dir``; ``events`` hears the server's
     events (the live view). :class:`BotDidNotPlay` if the bot did not get to play.

@@ -1,9 +1,11 @@
-"""A scheduled game played: one :class:`~vvw.running.schedule.ScheduledGame` in, one
-results line out (:class:`vvw.records.results.GameLine`): the unit a scheduler runs, a local pool
-of tasks (``vvw tournament``) or a cluster worker (:mod:`vvw.running.cluster`).
+"""The venue of games played here: a scheduled game in, our server on a port of its own
+and the game's two bot processes beside it, the game as played and its results line out
+(:class:`vvw.records.results.GameLine`). ``vvw match`` and ``vvw tournament`` play here,
+and so does each worker of a cluster (:mod:`vvw.running.cluster`).
 """
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import attrs
@@ -12,39 +14,63 @@ from engine import Kind
 from server.events import EventSink
 from server.settings import Settings
 from vvw.records.results import GameLine, Side
+from vvw.running.local_game import Played, play_one
 from vvw.running.participants import Participant
-from vvw.running.runner import Played, play_one
+from vvw.running.runner import Finished
 from vvw.running.schedule import ScheduledGame
 
 
-async def play_scheduled(
-    game: ScheduledGame,
-    settings: Settings,
-    games_dir: Path,
-    keep_transcript: bool = False,
-    events: EventSink | None = None,
-) -> GameLine:
-    """Play one scheduled game and return its results line: the unit a scheduler (a local
-    pool of tasks, or a cluster) runs. The game's files go to ``games_dir/NUMBER``."""
-    game_dir = games_dir / f"{game.number:05d}"
-    began = time.monotonic()
-    played = await play_one(
-        game.map.game_map,
-        attrs.evolve(settings, seed=game.battle_seed),
-        (game.vampires, game.werewolves),
-        game_dir,
-        seeds=game.seeds,
-        transcript_dir=game_dir,
-        keep_transcript=keep_transcript,
-        number=game.number,
-        events=events,
-    )
-    logs = game_dir if _exists(game_dir) else None
-    return results_line(game, played, time.monotonic() - began, logs)
+def _ignore(done: Finished) -> None:
+    """Nobody to tell of a game stopped."""
 
 
-def _exists(folder: Path) -> bool:
-    return folder.exists()
+def _own_folder(game_dir: Path) -> Path | None:
+    """A game's transcript in the game's own folder."""
+    return game_dir
+
+
+@attrs.frozen
+class Here:
+    """Games played here, each on a port of its own, the files of game ``N`` in
+    ``games_dir`` / ``folder.format(N)``."""
+
+    settings: Settings
+    """The run's settings; each game's battle seed is its own."""
+    games_dir: Path
+    keep_transcripts: bool = False
+    """Every game's transcript kept (else an abnormal game's only)."""
+    transcripts: Callable[[Path], Path | None] = _own_folder
+    """The folder of a game's transcript, from the game's folder (``None``: none written)."""
+    folder: str = "{:05d}"
+
+    async def play(
+        self,
+        game: ScheduledGame,
+        events: EventSink | None = None,
+        on_abort: Callable[[Finished], None] = _ignore,
+    ) -> Finished:
+        """Play ``game``: its bots' output (and by default its transcript) in its folder."""
+        game_dir = self.games_dir / self.folder.format(game.number)
+        began = time.monotonic()
+
+        def finished(played: Played) -> Finished:
+            logs = game_dir if game_dir.exists() else None
+            seconds = time.monotonic() - began
+            return Finished(game, played, results_line(game, played, seconds, logs))
+
+        played = await play_one(
+            game.map.game_map,
+            attrs.evolve(self.settings, seed=game.battle_seed),
+            (game.vampires, game.werewolves),
+            game_dir,
+            seeds=game.seeds,
+            transcript_dir=self.transcripts(game_dir),
+            keep_transcript=self.keep_transcripts,
+            number=game.number,
+            events=events,
+            on_abort=lambda played: on_abort(finished(played)),
+        )
+        return finished(played)
 
 
 def results_line(

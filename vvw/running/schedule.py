@@ -9,14 +9,18 @@ map by map, so a run stopped early has played every pairing about equally. Each 
 a ``key`` that is the same in every run of the same plan: ``--resume`` plays the keys not
 yet in the file, and :func:`scheduled_numbers` gives each key's place again from the plan
 alone.
+
+:class:`Planned` hands such a list to the runner (:mod:`vvw.running.runner`) one game at a
+time, in order, and none once its stop rule says so (a tournament's SPRT).
 """
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 import attrs
 
 from vvw.mapchoice import MapChoice
+from vvw.records.results import GameLine
 from vvw.running.participants import Participant
 from vvw.running.seeds import derive
 
@@ -154,3 +158,25 @@ def play_schedule(
             seeds=(derive(seed, "bot", 0), derive(seed, "bot", 1)),
         )
     ]
+
+
+def _never(results: Sequence[GameLine]) -> bool:
+    return False
+
+
+@attrs.define
+class Planned:
+    """A runner's schedule decided up front: ``games`` in order, and none once ``stop``
+    says so, given every result so far."""
+
+    games: Sequence[ScheduledGame]
+    stop: Callable[[Sequence[GameLine]], bool] = _never
+    handed: int = 0
+    """The games handed out so far."""
+
+    def next_game(self, results: Sequence[GameLine]) -> ScheduledGame | None:
+        """The next game of the list, unless every one is handed out or ``stop`` says so."""
+        if self.handed == len(self.games) or self.stop(results):
+            return None
+        self.handed += 1
+        return self.games[self.handed - 1]

@@ -1,75 +1,53 @@
 """A tournament played: its schedule ``concurrency`` games at once, here or on a cluster.
 
-:class:`Tournament` is a run under way: the games its results file lacks (``--resume``
-plays only those), each finished game appended to the file at once, the standings and
-the SPRT's decision kept as games end (no new game starts once it is decided), the live
-view's dashboard shown. :func:`on_cluster` plays it with each game a task on a Ray
-cluster, and turns the cluster's failure into one line. ``vvw tournament`` parses,
-calls and prints (:mod:`vvw.commands.tournament`).
+:class:`Tournament` is a run under way on the one runner (:mod:`vvw.running.runner`): the
+games its results file lacks (``--resume`` plays only those), handed out in order until
+the SPRT decides; its outputs: each finished game appended to the file at once, the
+standings kept as games end, the terminal's lines and footer, the live view and its
+dashboard (:func:`begin` makes it, its results file opened). ``vvw tournament`` parses,
+calls and prints (:mod:`vvw.commands.tournament`); a cluster's venue is
+:mod:`vvw.running.cluster_run`'s. :func:`report_games` finds again the numbers and the
+kept transcripts of the games of results files, for ``vvw tournament report --html``.
 """
 
-import os
-from collections.abc import Awaitable, Callable
+import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
-import trio
 
-from server.events import EventSink
 from server.settings import Settings
-from vvw.errors import CommandError, UsageError
+from vvw.errors import UsageError
+from vvw.game_arguments import settings_record
+from vvw.mapchoice import MapChoice
 from vvw.paths import make_folder
 from vvw.ports import Listening
 from vvw.records.results import GameLine, Header, ResultsWriter, read_results
-from vvw.records.standings import Standings, standings
+from vvw.records.standings import Standings
 from vvw.records.stats import Sprt
-from vvw.running.progress import RunProgress
-from vvw.running.schedule import ScheduledGame
-from vvw.runs import new_run_dir
-from vvw.web.dashboard import FinishedGame, dashboard_body
+from vvw.running.outputs import Dashboard, LiveView, ResultsFile, Table
+from vvw.running.participants import Participant
+from vvw.running.runner import Output, Venue, run_games
+from vvw.running.schedule import Planned, ScheduledGame, schedule, scheduled_numbers
+from vvw.running.terminal import RunProgress
+from vvw.runs import new_run_dir, remove_if_empty
 from vvw.web.live import LiveHub, showing
-
-PlayGame = Callable[[ScheduledGame, EventSink | None], Awaitable[GameLine]]
-"""How one game is played (here, or on a cluster): its results line; the sink hears it."""
-
-LOOPBACK_ONLY = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
-"""Ray's switch that, at ``0``, puts every process of a cluster on 127.0.0.1."""
+from vvw.wording import plural
 
 
-def cores() -> int:
-    """The processor cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+@attrs.frozen
+class Plan:
+    """What a tournament plays: who, how paired, where, how often, from which seed, how."""
 
-
-async def play_all(
-    todo: list[ScheduledGame],
-    concurrency: int,
-    play: Callable[[ScheduledGame], Awaitable[None]],
-    stopped: Callable[[], bool],
-) -> None:
-    """``play`` every game of ``todo`` in order, ``concurrency`` at a time, starting no new
-    one once ``stopped()`` is true."""
-    send, receive = trio.open_memory_channel[ScheduledGame](0)
-
-    async def feed() -> None:
-        async with send:
-            for game in todo:
-                if stopped():
-                    return
-                await send.send(game)
-
-    async def work(games: trio.MemoryReceiveChannel[ScheduledGame]) -> None:
-        async with games:
-            async for game in games:
-                await play(game)
-
-    async with trio.open_nursery() as nursery, receive:
-        nursery.start_soon(feed)
-        for _ in range(concurrency):
-            nursery.start_soon(work, receive.clone())
+    players: list[Participant]
+    form: str
+    maps: list[MapChoice]
+    rounds: int
+    seed: int
+    settings: Settings
+    sprt: Sprt | None
+    command: str
+    """The command line that started the run, as the results file keeps it."""
 
 
 @attrs.define
@@ -78,21 +56,27 @@ class Tournament:
 
     header: Header
     todo: list[ScheduledGame]
+    """Every game of the schedule."""
     done: list[GameLine]
     """The games the results file held when the run (re)started."""
     writer: ResultsWriter
     sprt: Sprt | None
     hub: LiveHub | None
-    played: list[GameLine] = attrs.field(init=False)
-    table: Standings = attrs.field(init=False)
-    board: list[FinishedGame] = attrs.field(init=False)
-    """The dashboard's finished games."""
+    tally: Table = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
-        self.played = list(self.done)
-        self.table = standings(self.header, self.played)
-        numbers = {game.key: game.number for game in self.todo}
-        self.board = [FinishedGame(numbers.get(line.key, 0), line, None) for line in self.done]
+        self.tally = Table(self.header, self.done)
+
+    @property
+    def table(self) -> Standings:
+        """The standings of every game played so far (those of the file included)."""
+        return self.tally.standings
+
+    @property
+    def games_dir(self) -> Path:
+        """The folder of the games' files: ``RESULTS-games`` beside the results file."""
+        path = self.writer.path
+        return path.parent / f"{path.stem}-games"
 
     @property
     def remaining(self) -> list[ScheduledGame]:
@@ -100,48 +84,38 @@ class Tournament:
         finished = {line.key for line in self.done}
         return [game for game in self.todo if game.key not in finished]
 
-    @property
-    def decided(self) -> bool:
-        """Whether the SPRT has decided (then no new game starts)."""
-        llr = self.table.llr
-        return self.sprt is not None and llr is not None and self.sprt.decision(llr) is not None
+    def plan_text(self) -> str:
+        """``2 participants, 1 map, rounds 1: 2 games, 2 to play; seed 3; results in F``."""
+        header = self.header
+        return (
+            f"{plural(len(header.participants), 'participant')},"
+            f" {plural(len(header.maps), 'map')}, rounds {header.rounds}:"
+            f" {plural(len(self.todo), 'game')}, {len(self.remaining)} to play;"
+            f" seed {header.seed}; results in {self.writer.path}"
+        )
 
-    def show_board(self) -> None:
-        """The dashboard of the live view, as the games stand."""
-        if self.hub is not None:
-            self.hub.show_board(dashboard_body(self.table, self.board, live=True))
+    async def run(self, venue: Venue, concurrency: int, view: Listening) -> None:
+        """Play the remaining games at ``venue``, ``concurrency`` at once, until all are
+        played or the SPRT decides; the live view (if any) on ``view``. The games' folder
+        is removed if they left nothing in it."""
+        try:
+            await self._run(venue, concurrency, view)
+        finally:
+            remove_if_empty(self.games_dir)
 
-    def watcher(self, game: ScheduledGame) -> EventSink | None:
-        """The live view's listener of ``game``, if there is a live view."""
-        if self.hub is None:
-            return None
-        names = {"vampires": game.vampires.name, "werewolves": game.werewolves.name}
-        return self.hub.listener(f"game {game.number} ({game.map.label})", names)
-
-    async def run(self, play_game: PlayGame, concurrency: int, view: Listening) -> None:
-        """Play the remaining games, ``concurrency`` at once, until all are played or the
-        SPRT decides; the live view (if any) on ``view``."""
-        self.show_board()
+    async def _run(self, venue: Venue, concurrency: int, view: Listening) -> None:
         remaining = self.remaining
+        schedule = Planned(remaining, stop=lambda _: self.tally.decided(self.sprt))
         async with showing(self.hub, view, lambda at: print(f"live view on {at}", flush=True)):
-            with RunProgress(len(self.todo), len(self.todo) - len(remaining)) as progress:
-
-                async def play(game: ScheduledGame) -> None:
-                    line = await play_game(game, self.watcher(game))
-                    self.finished(game, line, progress)
-
-                await play_all(remaining, concurrency, play, lambda: self.decided)
-
-    def finished(self, game: ScheduledGame, line: GameLine, progress: RunProgress) -> None:
-        """A game ended: appended to the file, counted, shown."""
-        self.writer.add(line)
-        self.played.append(line)
-        self.table = standings(self.header, self.played)
-        progress.finished(line, self.table)
-        kept = self.hub is not None and str(game.number) in self.hub.games
-        replay = f"replay?game={game.number}" if kept else None
-        self.board.append(FinishedGame(game.number, line, replay))
-        self.show_board()
+            played = len(self.todo) - len(remaining)
+            with RunProgress(len(self.todo), played, standings=lambda: self.table) as progress:
+                outputs: list[Output] = [ResultsFile(self.writer), self.tally, progress]
+                if self.hub is not None:
+                    numbers = {game.key: game.number for game in self.todo}
+                    outputs += [Dashboard(self.hub, self.tally, numbers), LiveView(self.hub)]
+                await run_games(
+                    schedule, venue, outputs, concurrency=concurrency, results=self.done
+                )
 
 
 def results_path(path: Path | None, resume: bool) -> tuple[Path, Header | None]:
@@ -162,55 +136,94 @@ def results_path(path: Path | None, resume: bool) -> tuple[Path, Header | None]:
     return path, previous
 
 
-class ClusterStartError(CommandError):
-    """The cluster could not play the run (see :class:`vvw.running.cluster.ClusterError`)."""
+def add_results_arguments(parser: argparse.ArgumentParser) -> None:
+    """The results file, resumed or not, and what the run keeps and when it stops."""
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="results file (default runs/tournament-STAMP/results.jsonl)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the --results file: play only the games it lacks",
+    )
+    parser.add_argument(
+        "--sprt",
+        default=None,
+        metavar="elo0=0,elo1=5,alpha=0.05,beta=0.05",
+        help="stop once the SPRT of the first bot against the second decides",
+    )
+    parser.add_argument(
+        "--keep-transcripts",
+        action="store_true",
+        help="keep every game's transcript (default: abnormal games only)",
+    )
 
 
-@attrs.frozen
-class ClusterRun:
-    """Where and how a run's games go to a Ray cluster (``--cluster``, ``--ship``…)."""
+def begin(plan: Plan, path: Path, view: bool) -> Tournament:
+    """The tournament of ``plan`` with its results at ``path`` (those it holds already
+    count: ``--resume``), shown on a live view if ``view``; the file's header written.
+    :class:`~vvw.records.results.ResultsFileError` if the file holds another run."""
+    todo = schedule(plan.players, plan.form, plan.maps, plan.rounds, plan.seed)
+    header = Header(
+        participants=[(p.name, p.spec) for p in plan.players],
+        format=plan.form,
+        maps=[choice.label for choice in plan.maps],
+        rounds=plan.rounds,
+        seed=plan.seed,
+        games=len(todo),
+        settings=settings_record(plan.settings),
+        sprt=None if plan.sprt is None else attrs.asdict(plan.sprt),
+        command=plan.command,
+    )
+    writer = ResultsWriter(path, header)
+    hub = LiveHub(tournament=True) if view else None
+    return Tournament(header, todo, read_results(path)[1], writer, plan.sprt, hub)
 
-    address: str
-    cpus_per_game: float
-    workers: int | None
-    ship: Path | None
-    keep_transcripts: bool
+
+def _report_numbers(header: Header, keys: list[str], runs: int) -> dict[str, int]:
+    """Each game's number in a report: its place in the schedule, as the live dashboard and
+    the game folders number it, for one run's games; in turn, for several runs' (whose
+    schedules overlap) or games of no schedule of this plan."""
+    if runs == 1:
+        names = [name for name, _ in header.participants]
+        scheduled = scheduled_numbers(names, header.format, len(header.maps), header.rounds)
+        if all(key in scheduled for key in keys):
+            return {key: scheduled[key] for key in keys}
+    return {key: number for number, key in enumerate(keys, 1)}
 
 
-def on_cluster(
-    where: ClusterRun,
-    settings: Settings,
-    games_dir: Path,
-    play: Callable[[int, PlayGame], int],
-) -> int:
-    """``play(slots, play_game)`` with each game a task on a Ray cluster (see
-    :mod:`vvw.running.cluster`); :class:`ClusterStartError` if the cluster cannot play."""
-    if where.address == "local":
-        # A cluster of this machine alone stays on the loopback interface: Ray reads this
-        # when it is imported (and its processes inherit it). Not for a real cluster, whose
-        # machines must reach this one.
-        os.environ[LOOPBACK_ONLY] = "0"
-    from vvw.running import cluster  # the optional extra: only a --cluster run needs Ray
+def report_games(
+    runs: Sequence[tuple[Path, Header, Sequence[GameLine]]],
+    header: Header,
+    games: Sequence[GameLine],
+) -> list[tuple[int, GameLine, Path | None]]:
+    """The games of ``runs`` (each results file, its header and its games) counted
+    together (:func:`~vvw.records.results.combine_runs`: ``header`` and ``games``), each
+    once (its first line): its number, its line, its kept transcript."""
+    files = [path for path, _, lines in runs for _ in lines]  # each game's results file
+    first: dict[str, tuple[GameLine, Path]] = {}
+    for line, path in zip(games, files, strict=True):
+        first.setdefault(line.key, (line, path))
+    numbers = _report_numbers(header, list(first), len(runs))
+    return [
+        (numbers[key], line, kept_transcript(line, path)) for key, (line, path) in first.items()
+    ]
 
-    ship = None if where.ship is None else where.ship.resolve()
-    options = cluster.ClusterOptions(where.address, where.cpus_per_game, where.workers, ship)
-    try:
-        with cluster.connected(options, cores()) as slots:
-            games = cluster.ClusterGames(
-                options, slots, settings, games_dir, where.keep_transcripts
-            )
-            print(
-                f"cluster {where.address}: {slots} games at once,"
-                f" {where.cpus_per_game:g} CPUs each",
-                flush=True,
-            )
 
-            async def play_there(game: ScheduledGame, _: EventSink | None) -> GameLine:
-                return await games.play(game)  # no --view: the game is on another machine
-
-            return play(slots, play_there)
-    except BaseException as error:  # a ClusterError, possibly in an exception group
-        failure = cluster.cluster_error_in(error)
-        if failure is None:
-            raise
-        raise ClusterStartError(str(failure)) from None
+def kept_transcript(line: GameLine, results: Path) -> Path | None:
+    """The game's kept transcript, if it is still there: where the line says (from the
+    folder the run was started in), or under the results file's folder."""
+    if line.transcript is None:
+        return None
+    given = Path(line.transcript)
+    if given.is_file():
+        return given
+    for start in range(1, len(given.parts)):
+        found = results.parent.joinpath(*given.parts[start:])
+        if found.is_file():
+            return found
+    return None

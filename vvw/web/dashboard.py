@@ -4,7 +4,8 @@ The standings are the terminal's tables (:mod:`vvw.records.standings`: the same 
 LOS, abnormal, late, fallback); each finished game links to its replay. :func:`dashboard_body` makes
 that part from the results alone, as an HTML fragment; :func:`dashboard_page` wraps it in
 the page. ``vvw tournament --view`` serves the page and pushes a new body after each game
-(the games in progress are drawn by the page from the live view's list of games);
+(a :class:`LiveBoard`; the games in progress are drawn by the page from the live view's
+list of games);
 ``vvw tournament report --html`` writes it once, with one replay page per kept transcript.
 
 Every text that comes from a participant or a game (names, a game's reason, which may
@@ -13,7 +14,7 @@ quote a bot's bytes) is escaped: the page is written with the one HTML builder
 """
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib.resources import files
 from pathlib import Path
 from urllib.request import pathname2url
@@ -166,6 +167,21 @@ def dashboard_body(
         parts.append(_section(title, element("ul", items, id="abnormal")))
     parts.append(_section(f"Finished games ({len(finished)})", _finished_rows(finished)))
     return join("\n", parts)
+
+
+@attrs.define
+class LiveBoard:
+    """The dashboard of a run under way: its finished games, and a new body shown
+    (``show``: the live view's) each time one is added."""
+
+    show: Callable[[str], None]
+    finished: list[FinishedGame] = attrs.Factory(list)
+
+    def add(self, table: Standings, *games: FinishedGame) -> None:
+        """``games`` have finished (none: the board as it stands): the new body shown,
+        from the standings ``table``."""
+        self.finished.extend(games)
+        self.show(dashboard_body(table, self.finished, live=True))
 
 
 STYLE = """

@@ -6,9 +6,9 @@ import attrs
 
 from engine import Kind, Termination
 from vvw.cli import main
-from vvw.commands.tournament import kept_transcript
 from vvw.records.results import GameLine, Header, ResultsWriter, Side
 from vvw.records.standings import standings
+from vvw.running.tournament import kept_transcript
 from vvw.web.dashboard import FinishedGame, dashboard_body, dashboard_page
 
 EVIL = "<img src=x onerror=alert(1)>"

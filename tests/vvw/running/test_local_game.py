@@ -1,4 +1,4 @@
-"""The one runner: a person at the board is a participant like a bot process, its agent
+"""One game played here: a person at the board is a participant like a bot process, its agent
 played in this process by the bots' own client (here a built-in bot stands for the page)."""
 
 import trio
@@ -7,8 +7,8 @@ from agents.registry import make_agent
 from engine import Kind
 from server.settings import Settings
 from tests.helpers.maps import load
+from vvw.running.local_game import Person, play_one
 from vvw.running.participants import Participant
-from vvw.running.runner import Person, play_one
 from vvw.transcripts import read_transcript
 
 

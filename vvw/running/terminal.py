@@ -1,12 +1,14 @@
-"""What a user sees while a run goes: a line per finished game and, in a terminal, a live
-footer with the games done, the time left and the running standings (drawn by ``rich``);
-for a match, in a terminal, a live line with the game's ply and each side's creatures.
+"""What a user sees while a run goes, as outputs of the runner (:mod:`vvw.running.runner`):
+a line per finished game and, in a terminal, a live footer with the games done, the time
+left and the running standings (drawn by ``rich``); for a match, in a terminal, a live
+line with the game's ply and each side's creatures.
 
 Our output closed (``vvw … | head``) is a ``BrokenPipeError``, which ``vvw.cli`` ends
 quietly: not ``rich``'s own ``SystemExit``.
 """
 
 import time
+from collections.abc import Callable
 from types import TracebackType
 from typing import NoReturn, Self
 
@@ -21,6 +23,8 @@ from protocol.records import Ply, Record, Skip
 from server.events import EventSink, GameBegun, ServerEvent, TranscriptLine
 from vvw.records.results import GameLine
 from vvw.records.standings import Standings
+from vvw.running.runner import Finished, Output
+from vvw.running.schedule import ScheduledGame
 from vvw.wording import plies
 
 SHOWN = 12
@@ -89,13 +93,21 @@ class _LiveFooter:
             self.live.stop()
 
 
-class RunProgress(_LiveFooter):
-    """Reports each finished game; in a terminal, also the live footer."""
+class RunProgress(_LiveFooter, Output):
+    """Reports each finished game; in a terminal, also the live footer with the standings
+    that ``standings()`` gives."""
 
-    def __init__(self, total: int, done: int, console: Console | None = None) -> None:
+    def __init__(
+        self,
+        total: int,
+        done: int,
+        console: Console | None = None,
+        standings: Callable[[], Standings] | None = None,
+    ) -> None:
         super().__init__(console)
         self.total = total
         self.done = done
+        self.standings = standings
         self.started = time.monotonic()
         self.bar = Progress(
             TextColumn("games"),
@@ -112,14 +124,17 @@ class RunProgress(_LiveFooter):
     def _render(self) -> Group:
         return Group(self.bar, *([self.table] if self.table is not None else []))
 
-    def finished(self, game: GameLine, table: Standings) -> None:
-        """A game ended: print its line, move the bar, show the new standings."""
+    def game_finished(self, done: Finished) -> None:
+        self.finished(done.line, None if self.standings is None else self.standings())
+
+    def finished(self, game: GameLine, table: Standings | None) -> None:
+        """A game ended: print its line, move the bar, show the new standings (if any)."""
         self.done += 1
         self.console.print(
             Text(f"[{self.done}/{self.total}] {describe_game(game)}"), soft_wrap=True
         )
         self.bar.update(self.task, completed=self.done)
-        if self.live is not None:
+        if self.live is not None and table is not None:
             self.table = _standings_table(table)
             self.live.update(self._render(), refresh=True)
 
@@ -144,7 +159,7 @@ def _standings_table(table: Standings) -> Table:
     return shown
 
 
-class GameProgress(_LiveFooter):
+class GameProgress(_LiveFooter, Output):
     """In a terminal, one live line while a game is played (``game 2 on thetrap: alphabeta
     vs greedy: ply 57 of 200, vampires 12, werewolves 9, humans 4``), gone when it ends;
     elsewhere nothing."""
@@ -159,11 +174,13 @@ class GameProgress(_LiveFooter):
     def _render(self) -> Text:
         return Text(self.text)
 
-    def events(self, title: str) -> EventSink | None:
-        """The events sink of the game called ``title``: its transcript's lines move the
-        line on; ``None`` outside a terminal (no transcript lines need reading then)."""
+    def game_started(self, game: ScheduledGame) -> EventSink | None:
+        """The events sink of ``game``: its transcript's lines move the line on; ``None``
+        outside a terminal (no transcript lines need reading then)."""
         if self.live is None:
             return None
+        vampires, werewolves = game.vampires.name, game.werewolves.name
+        title = f"game {game.number} on {game.map.label}: {vampires} vs {werewolves}"
 
         def hear(event: ServerEvent) -> None:
             if isinstance(event, GameBegun):

@@ -1,6 +1,6 @@
 """A game's bot processes: started one by one, judged when one hangs up, all ended when
 the game is over, and what they leave (their output files, their fallback plies) tidied
-and counted. The runner (:mod:`vvw.running.runner`) keeps one :class:`GameBots` a game."""
+and counted. A game played here (:mod:`vvw.running.local_game`) keeps one :class:`GameBots`."""
 
 import contextlib
 import re

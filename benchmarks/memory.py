@@ -13,11 +13,10 @@ A line per game: the resident memory once everything is imported and the bot mad
 (``start``), the peak over the game (``peak``, from ``getrusage``), the plies played, the
 search's nodes per second over the whole game (from the bot's ``last_stats`` after each
 move, as for :mod:`benchmarks.agents`), the mean depth reached and the result. Games are
-played one after the other.
+played one after the other, each in a fresh worker of the one pool (:mod:`vvw.running.pool`).
 """
 
 import argparse
-import multiprocessing
 import resource
 import time
 from pathlib import Path
@@ -30,6 +29,7 @@ from agents.registry import BOTS, make_agent
 from engine import GameState, Kind, Ply
 from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.mapfile import load_map
+from vvw.running.pool import WorkerPool
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 DEFAULT_MAPS = "thetrap,testmap,testmap2,testmap-5x9,all_in,gen-30x30"
@@ -133,7 +133,6 @@ def main(argv: list[str] | None = None) -> None:
     for name in maps:
         if not (MAPS_DIR / f"{name}.xml").is_file():
             parser.error(f"no map {name!r} in {MAPS_DIR.name}/")
-    context = multiprocessing.get_context("spawn")
     print(
         f"--move-time {args.move_time} --side {args.side} --opponent {args.opponent}"
         f" --seed {args.seed}"
@@ -145,9 +144,9 @@ def main(argv: list[str] | None = None) -> None:
     for bot in bots:
         for name in maps:
             began = time.monotonic()
-            with context.Pool(1, maxtasksperchild=1) as pool:
-                figures = pool.apply(
-                    one_game, (bot, name, args.move_time, args.opponent, args.side, args.seed)
+            with WorkerPool(1, fresh=True) as pool:
+                figures = pool.call(
+                    one_game, bot, name, args.move_time, args.opponent, args.side, args.seed
                 )
             print(
                 f"{bot:<15} {name:<12} {figures.start_mb:>8.0f} {figures.peak_mb:>8.0f}"

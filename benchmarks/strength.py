@@ -14,27 +14,31 @@ adds a pairing of ``BOT`` against each opponent of another style
 that fixed depth, so that its games do not depend on the machine's load. A win scores 1,
 a draw ½. A line per finished game, then the points per map and side, then the
 table with the score's 95 % interval, the Elo difference ± its 95 % interval and the LOS
-(:mod:`vvw.records.stats`, the statistics of ``vvw tournament``) and the exact command; Ctrl-C
+(:mod:`vvw.records.tally`, the count of ``vvw tournament``) and the exact command; Ctrl-C
 stops early and still prints the tables of the games played. ``--results FILE`` writes
-the games in the results format of ``vvw tournament`` (:mod:`vvw.records.results`), so
-``vvw tournament report FILE`` prints its tables per bot and per pair.
+each game as it ends in the results format of ``vvw tournament``
+(:mod:`vvw.records.results`), so ``vvw tournament report FILE`` prints its tables per bot
+and per pair.
+
+The games are a schedule of vvw's one runner (:mod:`vvw.running.runner`), played in the
+in-process arena (:mod:`vvw.running.in_process`), ``--jobs`` at once in the worker
+processes of the one pool (:mod:`vvw.running.pool`).
 """
 
 import argparse
 import json
-import multiprocessing
 import random
 import shlex
-import signal
 import sys
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
 import attrs
 
-from agents.arena import drive, new_game
+from agents.arena import drive
 from agents.base import Agent
 from agents.registry import make_agent
 from engine import Game, GameResult, GameState, Limits, Termination
@@ -42,9 +46,17 @@ from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap, load_map
 from engine.mapgen import generate_map
 from protocol.transcript import jsonable
-from vvw.mapchoice import resolve_maps
-from vvw.records.results import GameLine, Header, ResultsWriter, Side
-from vvw.records.stats import format_elo, score_of_elo, wdl_estimate
+from vvw import signals
+from vvw.mapchoice import MapChoice, resolve_maps
+from vvw.records.results import Header, ResultsWriter
+from vvw.records.stats import format_elo, score_of_elo
+from vvw.records.tally import Tally
+from vvw.running.in_process import InProcess, arena_game
+from vvw.running.outputs import ResultsFile
+from vvw.running.participants import Participant
+from vvw.running.pool import WorkerPool
+from vvw.running.runner import Finished, Output, run_games
+from vvw.running.schedule import Planned, ScheduledGame
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 DEFAULT_PAIRS = (
@@ -175,17 +187,31 @@ def forfeit_reason(result: GameResult) -> str:
     return ""
 
 
-def task_game(task: Task) -> tuple[Game, Agent, Agent]:
-    """One task's game, not yet played, and its vampires and werewolves: its bots, map and
+def scheduled(task: Task, number: int = 1) -> ScheduledGame:
+    """The task as a game of the runner's schedule, the ``number``-th: its bots, map and
     dice all follow from the task."""
     rng = random.Random(f"{task.seed}:{task.index}:{task.first}:{task.second}")
-    first = make_agent(task.first, seed=rng.randrange(1 << 30), **depth_option(task.depth))
-    second = make_agent(task.second, seed=rng.randrange(1 << 30))
-    vampires, werewolves = (second, first) if task.swapped else (first, second)
-    start = game_map(task.map_name, task.seed)
-    limits = Limits(move_time=task.move_time)
-    game = new_game(vampires, werewolves, start, limits=limits, seed=rng.randrange(1 << 30))
-    return game, vampires, werewolves
+    seeds = (rng.randrange(1 << 30), rng.randrange(1 << 30))
+    depth = [] if task.depth is None else ["--depth", str(task.depth)]
+    first = Participant(task.first, shlex.join([task.first, *depth]))
+    second = Participant(task.second, task.second)
+    pairing = f"{task.first}:{task.second}"
+    return ScheduledGame(
+        key=f"{pairing}:{task.index}",
+        pair=f"{pairing}:{task.index // 2}",
+        round=1,
+        number=number,
+        vampires=second if task.swapped else first,
+        werewolves=first if task.swapped else second,
+        map=MapChoice(task.map_name, game_map(task.map_name, task.seed)),
+        battle_seed=rng.randrange(1 << 30),
+        seeds=seeds[::-1] if task.swapped else seeds,
+    )
+
+
+def task_game(task: Task) -> tuple[Game, Agent, Agent]:
+    """One task's game, not yet played, and its vampires and werewolves."""
+    return arena_game(scheduled(task), Limits(move_time=task.move_time))
 
 
 def depth_option(depth: int | None) -> dict[str, int]:
@@ -199,9 +225,8 @@ def play_task(task: Task, stop_when: Callable[[GameState], bool] | None = None) 
     return drive(game, vampires, werewolves, stop_when=stop_when)
 
 
-def play(task: Task) -> Result:
-    """Play one task's game (in a worker process)."""
-    record = play_task(task)
+def scored(task: Task, record: GameResult) -> Result:
+    """A task's game, once played, from the first bot's view."""
     first_species = WEREWOLVES if task.swapped else VAMPIRES
     second_species = VAMPIRES if task.swapped else WEREWOLVES
     score = 0.5 if record.winner is None else float(record.winner == first_species)
@@ -232,18 +257,16 @@ def table_rows(pairs: list[tuple[str, str]], results: Iterable[Result]) -> list[
     for first, second in pairs:
         mine = of_pairing(results, first, second)
         n = len(mine)
-        wins = sum(r.score == 1 for r in mine)
-        draws = sum(r.score == 0.5 for r in mine)
-        losses = sum(r.score == 0 for r in mine)
-        estimate = wdl_estimate(wins, draws, losses)
+        tally = Tally.of(r.score for r in mine)
+        estimate = tally.estimate()
         rows.append(
             {
                 "pairing": f"{first}:{second}",
                 "games": n,
-                "wins": wins,
-                "draws": draws,
-                "losses": losses,
-                "score": estimate.score if n else 0.0,
+                "wins": tally.wins,
+                "draws": tally.draws,
+                "losses": tally.losses,
+                "score": tally.score,
                 "low": score_of_elo(estimate.low),
                 "high": score_of_elo(estimate.high),
                 "elo": estimate.elo,
@@ -270,12 +293,12 @@ def map_rows(pairs: list[tuple[str, str]], results: Iterable[Result]) -> list[di
                 "pairing": f"{first}:{second}",
                 "map": map_name,
                 "games": len(here),
-                "points": sum(r.score for r in here),
+                "points": Tally.of(r.score for r in here).points,
             }
             for side in ("vampires", "werewolves"):
-                played = [r for r in here if r.first_species == side]
-                row[f"{side}_games"] = len(played)
-                row[f"{side}_points"] = sum(r.score for r in played)
+                played = Tally.of(r.score for r in here if r.first_species == side)
+                row[f"{side}_games"] = played.games
+                row[f"{side}_points"] = played.points
             rows.append(row)
     return rows
 
@@ -312,11 +335,6 @@ def format_table(rows: list[dict[str, Any]], command: str) -> str:
         )
     lines.append(f"command: {command}")
     return "\n".join(lines)
-
-
-def ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def available(pairs: list[tuple[str, str]], depth: int | None = None) -> list[tuple[str, str]]:
@@ -383,24 +401,51 @@ def one_pairing(parser: argparse.ArgumentParser, text: str) -> tuple[str, str]:
 def run_tasks(
     work: Callable[[Job], Done], todo: list[Job], jobs: int, describe: Callable[[Done], str]
 ) -> list[Done]:
-    """``work`` on every task, ``jobs`` at a time in worker processes, with a progress line
-    per finished game (``describe``). Ctrl-C stops early: the games finished are kept."""
+    """``work`` on every task, ``jobs`` at a time in worker processes of the pool, with a
+    progress line per finished task (``describe``). Ctrl-C stops early: the tasks finished
+    are kept."""
     done: list[Done] = []
     began = time.monotonic()
-    pool = multiprocessing.Pool(jobs, ignore_interrupts) if jobs > 1 else None
     try:
-        stream = pool.imap_unordered(work, todo) if pool else map(work, todo)
-        for result in stream:
-            done.append(result)
-            elapsed = time.monotonic() - began
-            print(f"[{len(done)}/{len(todo)} {elapsed:6.0f}s] {describe(result)}", flush=True)
+        with WorkerPool(jobs) as pool:
+            for result in pool.each(work, todo):
+                done.append(result)
+                elapsed = time.monotonic() - began
+                print(f"[{len(done)}/{len(todo)} {elapsed:6.0f}s] {describe(result)}", flush=True)
     except KeyboardInterrupt:
         print(f"\ninterrupted after {len(done)} of {len(todo)} games", flush=True)
-    finally:
-        if pool:
-            pool.terminate()
-            pool.join()
     return done
+
+
+class Progress(Output):
+    """Each finished game scored from its first bot's view and kept, with a line."""
+
+    def __init__(self, todo: dict[str, Task]) -> None:
+        self.todo = todo
+        self.began = time.monotonic()
+        self.results: list[Result] = []
+
+    def game_finished(self, done: Finished) -> None:
+        result = scored(self.todo[done.game.key], done.played.result)
+        self.results.append(result)
+        elapsed = time.monotonic() - self.began
+        line = f"[{len(self.results)}/{len(self.todo)} {elapsed:6.0f}s] {_describe(result)}"
+        print(line, flush=True)
+
+
+def play_all(todo: list[Task], jobs: int, results: ResultsWriter | None = None) -> list[Result]:
+    """Every task's game on the runner, ``jobs`` at once in worker processes, a line per
+    finished game (and each written to ``results``). Ctrl-C stops early: the games
+    finished are kept."""
+    games = [scheduled(task, number) for number, task in enumerate(todo, 1)]
+    progress = Progress({game.key: task for game, task in zip(games, todo, strict=True)})
+    outputs: list[Output] = [progress, *([ResultsFile(results)] if results else [])]
+    limits = Limits(move_time=todo[0].move_time) if todo else Limits()
+    with WorkerPool(jobs) as pool:
+        play = partial(run_games, Planned(games), InProcess(pool, limits), outputs)
+        if signals.run(partial(play, concurrency=jobs)) is not None:
+            print(f"\ninterrupted after {len(progress.results)} of {len(todo)} games", flush=True)
+    return progress.results
 
 
 def _describe(result: Result) -> str:
@@ -412,44 +457,25 @@ def _describe(result: Result) -> str:
     )
 
 
-def results_line(result: Result) -> GameLine:
-    """A game of the benchmark as a line of ``vvw tournament``'s results file."""
-    first_plays_vampires = result.first_species == "vampires"
-    vampires, werewolves = (
-        (result.first, result.slowest_first),
-        (result.second, result.slowest_second),
+def games_file(
+    path: Path, args: argparse.Namespace, todo: list[Task], command: str
+) -> ResultsWriter:
+    """A new results file at ``path`` (an old one replaced), its header written: each game
+    is added as it ends."""
+    games = [scheduled(task) for task in todo]
+    players = (player for game in games for player in (game.vampires, game.werewolves))
+    header = Header(
+        participants=list(dict.fromkeys((player.name, player.spec) for player in players)),
+        format="pairs",
+        maps=list(dict.fromkeys(task.map_name for task in todo)),
+        rounds=1,
+        seed=args.seed,
+        games=len(todo),
+        settings={"move_time": args.move_time, "arena": "in-process"},
+        command=command,
     )
-    if not first_plays_vampires:
-        vampires, werewolves = werewolves, vampires
-    winner = None
-    if result.score != 0.5:
-        first_won = result.score == 1.0
-        winner = VAMPIRES if first_won == first_plays_vampires else WEREWOLVES
-    pairing = f"{result.first}:{result.second}"
-    return GameLine(
-        key=f"{pairing}:{result.index}",
-        pair=f"{pairing}:{result.index // 2}",
-        round=1,
-        map=result.map_name,
-        battle_seed=None,
-        vampires=Side(vampires[0], vampires[0], longest_think=vampires[1]),
-        werewolves=Side(werewolves[0], werewolves[0], longest_think=werewolves[1]),
-        winner=winner,
-        termination=result.termination,
-        reason=result.reason,
-        plies=result.plies,
-    )
-
-
-def write_results(path: Path, header: Header, results: list[Result]) -> None:
-    """The games in ``vvw tournament``'s results format (a new file)."""
     path.unlink(missing_ok=True)
-    writer = ResultsWriter(path, header)
-    try:
-        for result in sorted(results, key=lambda r: (r.index, r.first, r.second)):
-            writer.add(results_line(result))
-    finally:
-        writer.close()
+    return ResultsWriter(path, header)
 
 
 def pairings(given: list[tuple[str, str]] | None, styles: str | None) -> list[tuple[str, str]]:
@@ -514,7 +540,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--depth must be 1 or more, got {args.depth}")
     pairs = bot_pairs(parser, pairings(args.pairs, args.styles), args.depth)
     todo = tasks(pairs, args.games, maps, args.move_time, args.seed, args.depth)
-    results = run_tasks(play, todo, args.jobs, _describe)
+    writer = None if args.results is None else games_file(args.results, args, todo, command)
+    try:
+        results = play_all(todo, args.jobs, writer)
+    finally:
+        if writer is not None:
+            writer.close()
     rows = table_rows(pairs, results)
     per_map = map_rows(pairs, results)
     print(format_maps(per_map))
@@ -537,18 +568,6 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps(payload, indent=2) + "\n")
         print(f"results written to {args.json}")
     if args.results:
-        names = list(dict.fromkeys(name for pair in pairs for name in pair))
-        header = Header(
-            participants=[(name, name) for name in names],
-            format="pairs",
-            maps=maps,
-            rounds=1,
-            seed=args.seed,
-            games=len(todo),
-            settings={"move_time": args.move_time, "arena": "in-process"},
-            command=command,
-        )
-        write_results(args.results, header, results)
         print(f"games written to {args.results} (vvw tournament report {args.results})")
     return 0
 

@@ -19,8 +19,6 @@ from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-import trio
-
 Job = TypeVar("Job")
 Answer = TypeVar("Answer")
 
@@ -56,6 +54,8 @@ class WorkerPool:
     async def run(self, work: Callable[..., Answer], *args: Any) -> Answer:
         """``work(*args)`` in a worker, waited for without blocking trio; cancelled, the
         task is left to the end of the pool."""
+        import trio  # here: a worker, which imports this module, measures its own memory
+
         pending = self.pool.apply_async(work, args)
         answer: Answer = await trio.to_thread.run_sync(pending.get, abandon_on_cancel=True)
         return answer

@@ -17,9 +17,9 @@ from engine import VAMPIRES, WEREWOLVES, GameResult, PlayerRecord, Termination
 from tests.vvw.test_stopping import Command, _appears, bot
 from vvw.analysis.words import chances_text
 from vvw.cli import main
-from vvw.commands.play import _wins, _you
 from vvw.mapchoice import resolve_maps
 from vvw.running.participants import Participant
+from vvw.running.person_game import wins, you
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "docs" / "games" / "testmap-5x9-expectiminimax-vs-zcsn.jsonl"
@@ -64,8 +64,8 @@ def test_counts_are_said_in_the_singular_and_the_person_is_you():
     assert str(Summary(games=2, replies=0, fallbacks=0)).startswith(
         "2 games, 0 replies (0 fallbacks),"
     )
-    assert (_wins("you"), _wins("greedy"), _wins("ann")) == ("you win", "greedy wins", "ann wins")
-    assert (_you("you"), _you("ann")) == ("you", "you (ann)")
+    assert (wins("you"), wins("greedy"), wins("ann")) == ("you win", "greedy wins", "ann wins")
+    assert (you("you"), you("ann")) == ("you", "you (ann)")
 
 
 def test_the_chances_of_a_ply_that_lost_a_point_are_not_shown_unchanged():

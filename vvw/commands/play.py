@@ -9,15 +9,8 @@ report`` reads.
 
 import argparse
 import logging
-import secrets
-import shlex
-import sys
-import time
-import webbrowser
 from functools import partial
 from pathlib import Path
-
-import attrs
 
 from engine import Kind, OnTimeout, Rules
 from engine.rules import Variant
@@ -25,26 +18,14 @@ from server.settings import Settings
 from vvw import signals
 from vvw.argtypes import port_number, positive_float, positive_int
 from vvw.errors import Stopped, UsageError
-from vvw.game_arguments import add_battle_arguments, settings_record, split_maps_and_bots
+from vvw.game_arguments import add_battle_arguments, split_maps_and_bots
 from vvw.mapchoice import MapChoice, resolve_maps
-from vvw.paths import make_folder
 from vvw.ports import Listening, check_free
-from vvw.records.results import Header, ResultsWriter
 from vvw.running.bots import time_budget
-from vvw.running.human import PageAgent, Seat, play_handler, play_person
-from vvw.running.local_game import Played
 from vvw.running.participants import Participant, check_startable, parsed, understood
-from vvw.running.playing import results_line
-from vvw.running.schedule import ScheduledGame, play_schedule
+from vvw.running.person_game import PERSON, PersonGame, places, results_file
+from vvw.running.schedule import play_schedule
 from vvw.running.seeds import derive, fresh_seed
-from vvw.runs import new_run_dir
-from vvw.web.live import LiveHub, live_view, view_handler
-from vvw.wording import plies
-
-PERSON = "a person at the page (vvw play)"
-"""What plays a person's side, as the results file records each participant's command."""
-METHODS = ("GET", "HEAD", "POST")
-"""The page sends its moves (POST /move)."""
 
 
 def _bot(words: list[str], person: str) -> Participant:
@@ -69,29 +50,6 @@ def _map(words: list[str]) -> MapChoice:
     return choices[0]
 
 
-def _places(path: Path | None) -> tuple[Path, Path]:
-    """The results file and the game's folder (its transcript): ``--results F`` and
-    ``F-game`` beside it, as ``vvw tournament`` keeps ``F-games``; by default both in a new
-    ``runs/play-STAMP``."""
-    if path is None:
-        run_dir = new_run_dir("play")
-        return run_dir / "results.jsonl", run_dir / "game"
-    if path.exists():
-        raise UsageError(f"--results {path} exists: name a new file")
-    make_folder(path.parent)  # a folder named for the results is made
-    return path, path.parent / f"{path.stem}-game"
-
-
-def _you(name: str) -> str:
-    """The person, as the terminal speaks to them: ``you``, or ``you (NAME)``."""
-    return "you" if name == "you" else f"you ({name})"
-
-
-def _wins(name: str) -> str:
-    """``you win`` (the person's default name), ``greedy wins``."""
-    return "you win" if name == "you" else f"{name} wins"
-
-
 def _settings(args: argparse.Namespace, seed: int) -> Settings:
     """The game's settings: the person's clock is the server's move clock."""
     return Settings(
@@ -101,24 +59,6 @@ def _settings(args: argparse.Namespace, seed: int) -> Settings:
         game_time=args.game_time,
         seed=derive(seed, "battle", 1),
     )
-
-
-def _results(
-    args: argparse.Namespace, game: ScheduledGame, settings: Settings, seed: int
-) -> tuple[ResultsWriter, Path]:
-    """The results file's writer (its header said) and the game's folder."""
-    path, game_dir = _places(args.results)
-    header = Header(
-        participants=[(p.name, p.spec) for p in (game.vampires, game.werewolves)],
-        format="play",
-        maps=[game.map.label],
-        rounds=1,
-        seed=seed,
-        games=1,
-        settings=settings_record(settings),
-        command=shlex.join(["vvw", *sys.argv[1:]]),
-    )
-    return ResultsWriter(path, header), game_dir
 
 
 def run(args: argparse.Namespace) -> int:
@@ -138,96 +78,26 @@ def run(args: argparse.Namespace) -> int:
     pair = (person, bot) if side == Kind.VAMPIRES else (bot, person)
     [game] = play_schedule(*pair, choice, seed)
     settings = _settings(args, seed)
-    writer, game_dir = _results(args, game, settings, seed)
-    board = _Board(args, side, bot, game, settings, game_dir)
+    path, game_dir = places(args.results)
+    writer = results_file(path, game, settings, seed)
+    board = PersonGame.make(
+        game,
+        side,
+        settings,
+        game_dir,
+        name=args.name,
+        open_page=args.open,
+        person_time=time_budget(args.move_time),
+        bot_time=args.bot_time,
+    )
     try:
-        signum = signals.run(partial(board.main, place, writer))
+        signum = signals.run(partial(board.play, place, writer))
     finally:
         writer.close()
     if signum is not None:
-        raise Stopped(signum, _stopped(board.played, board.aborted))
-    _print_end(game, board, writer.path)
+        raise Stopped(signum, board.stopped())
+    print(board.end(writer.path), flush=True)
     return 0
-
-
-@attrs.define
-class _Board:
-    """The person's game: the page served, the game played when it opens."""
-
-    args: argparse.Namespace
-    side: Kind
-    bot: Participant
-    game: ScheduledGame
-    settings: Settings
-    game_dir: Path
-    hub: LiveHub = attrs.Factory(LiveHub)
-    seat: Seat = attrs.field(init=False)
-    played: list[Played] = attrs.Factory(list)
-    aborted: list[Played] = attrs.Factory(list)
-
-    def __attrs_post_init__(self) -> None:
-        self.seat = Seat(self.hub, self.side)
-
-    def announce(self, address: str) -> None:
-        print(
-            f"vvw play: {_you(self.args.name)} play the {self.side.name.lower()} against"
-            f" {self.bot.name} on {self.game.map.label}: {address}",
-            flush=True,
-        )
-        if self.args.open:
-            webbrowser.open(address)
-
-    async def main(self, place: Listening, writer: ResultsWriter) -> None:
-        token = secrets.token_urlsafe(18)
-        page = {"play": {"side": self.side.name.lower(), "token": token, "name": self.args.name}}
-        handler = play_handler(self.seat, token, view_handler(self.hub, page, ("play.html",)))
-        async with live_view(self.hub, place, self.announce, handler=handler, methods=METHODS):
-            print("vvw play: the game starts when the page is open", flush=True)
-            await self.hub.watched.wait()
-            began = time.monotonic()
-            game = self.game
-            names = {"vampires": game.vampires.name, "werewolves": game.werewolves.name}
-            played = await play_person(
-                game.map.game_map,
-                self.settings,
-                PageAgent(self.args.name, self.seat),
-                self.bot,
-                self.game_dir,
-                person_time=time_budget(self.args.move_time),
-                bot_time=self.args.bot_time,
-                bot_seed=game.seeds[0 if self.side == Kind.WEREWOLVES else 1],
-                events=self.hub.listener(f"{game.map.label}", names),
-                on_abort=self.aborted.append,
-            )
-            self.played.append(played)
-            writer.add(results_line(game, played, time.monotonic() - began, None))
-
-
-def _print_end(game: ScheduledGame, board: _Board, path: Path) -> None:
-    """Who won, how, the plies played for the person, where the game is kept."""
-    [done] = board.played
-    result = done.result
-    winner = (
-        "a draw"
-        if result.winner is None
-        else _wins((game.vampires if result.winner == Kind.VAMPIRES else game.werewolves).name)
-    )
-    print(f"{winner} by {result.termination.value} after {plies(result.plies)}", flush=True)
-    if board.seat.late:
-        print(f"{plies(board.seat.late)} played for you (the move clock ran out)", flush=True)
-    replay = f"; its replay: vvw replay {done.transcript}" if done.transcript else ""
-    print(f"recorded in {path}{replay}", flush=True)
-
-
-def _stopped(played: list[Played], aborted: list[Played]) -> str:
-    """What a stop signal left: the game aborted and where its transcript is, or none."""
-    if played:
-        return ""
-    if not aborted:
-        return "before the game began (no game recorded)"
-    [game] = aborted
-    kept = f"; its transcript: {game.transcript}" if game.transcript is not None else ""
-    return f"(the game aborted after {plies(game.result.plies)}, not recorded{kept})"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

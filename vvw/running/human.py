@@ -9,10 +9,11 @@ seconds left) and judges each ply the page proposes as our referee would
 (:func:`engine.find_violation`: the broken rule, in words); a legal one, when the page
 sends it, goes back to the agent and so to the server.
 
-:func:`play_person` plays one game of a person against a bot over our server with the
-runner ``vvw match`` plays two bots with (:func:`vvw.running.local_game.play_one`): the person
-a :class:`~vvw.running.local_game.Person`, the bot a process (built-in or a command), the
-transcript kept, one :class:`~vvw.running.local_game.Played`.
+:func:`play_person` plays one game of a person against a bot over our server as ``vvw
+match`` plays two bots (:func:`vvw.running.local_game.play_one`): the person a
+:class:`~vvw.running.local_game.Person`, the bot a process (built-in or a command), the
+transcript kept, one :class:`~vvw.running.local_game.Played`; ``vvw play``'s venue
+(:mod:`vvw.running.person_game`) calls it.
 """
 
 import json
@@ -157,7 +158,7 @@ async def play_person(
 ) -> Played:
     """One game on our server between the person at ``agent``'s seat (thinking up to
     ``person_time`` seconds a ply) and ``bot`` (a built-in bot thinks ``bot_time``), played
-    by the one runner (:func:`vvw.running.local_game.play_one`).
+    as any game played here (:func:`vvw.running.local_game.play_one`).
 
     The bot's output and the transcript go to ``game_dir``; ``events`` hears the server's
     events (the live view). :class:`BotDidNotPlay` if the bot did not get to play.

@@ -15,7 +15,8 @@ from server.serving import Transcripts, serve
 from server.settings import Settings
 from tests.helpers.maps import load
 from vvw.argtypes import address
-from vvw.commands.proxy import Trace, run_proxy
+from vvw.proxy_trace import Trace
+from vvw.proxying import run_proxy
 from vvw.transcripts import read_transcript
 
 MAP = load("testmap")

@@ -21,8 +21,9 @@ from server.settings import Settings
 from tests.helpers.serving import Seats, results_into
 from tests.server.fakes import FakeBot, Policy, mov, random_policy, scripted
 from vvw.cli import main
-from vvw.commands.proxy import Trace, run_proxy
 from vvw.ports import Listening
+from vvw.proxy_trace import Trace
+from vvw.proxying import run_proxy
 from vvw.transcripts import read_transcript
 from vvw.web.live import QUEUE, LiveHub, live_view, serve_view
 from vvw.web.model import SHOWN_BYTES, view_events

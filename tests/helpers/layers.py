@@ -6,8 +6,9 @@ A module may import its own package and any package of a lower rank; so ``server
 ``import`` and ``from … import`` counts, inside functions and ``TYPE_CHECKING`` blocks too.
 
 Inside ``vvw/`` the wings have ranks the same way: the modules beside them (``vvw/*.py``) ←
-records ← {analysis, web} ← running ← ladder ← commands. And no module imports itself back
-through others: the imports between the modules of the five shipped packages form no circle.
+records ← {analysis, web} ← running ← {ladder, compliance} ← commands. And no module
+imports itself back through others: the imports between the modules of the five shipped
+packages form no circle.
 """
 
 import ast
@@ -15,7 +16,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 RANKS = {"engine": 0, "protocol": 1, "server": 2, "agents": 2, "vvw": 3, "benchmarks": 4}
-WINGS = {"": 0, "records": 1, "analysis": 2, "web": 2, "running": 3, "ladder": 4, "commands": 5}
+WINGS = {
+    "": 0,
+    "records": 1,
+    "analysis": 2,
+    "web": 2,
+    "running": 3,
+    "ladder": 4,
+    "compliance": 4,
+    "commands": 5,
+}
 """The wings of ``vvw/`` and their ranks; ``""`` is the modules beside them (``vvw/*.py``)."""
 SHIPPED = ("engine", "protocol", "server", "agents", "vvw")
 

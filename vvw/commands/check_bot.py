@@ -1,8 +1,8 @@
 """``vvw check-bot "python mybot.py {host} {port}"``: a compliance check of a bot, step by step.
 
-The command parses its options, runs :class:`vvw.running.compliance.Checker` (the engine:
+The command parses its options, runs :class:`vvw.compliance.checker.Checker` (the engine:
 a scripted server walks the bot through numbered steps in four sessions, see
-:mod:`vvw.running.compliance`) and prints Passed, Failed or Skipped for each step as it
+:mod:`vvw.compliance.checker`) and prints Passed, Failed or Skipped for each step as it
 ends; a failure shows what was expected, what came instead (cut when long), the offending
 bytes and the bot's last output, once: the same fault at a later step is one line. Exit
 status 0 when every step run passed, 1 otherwise (2: bad usage).
@@ -15,10 +15,10 @@ from pathlib import Path
 
 from vvw import signals
 from vvw.argtypes import positive_float, positive_int
+from vvw.compliance.checker import STEPS, TEXTS, Checker, CheckOptions, Outcome, Status
+from vvw.compliance.scripted import cut
 from vvw.errors import Stopped, UsageError, system_refusal
 from vvw.running.bots import BUILTIN, bot_command
-from vvw.running.compliance import STEPS, TEXTS, Checker, CheckOptions, Outcome, Status
-from vvw.running.compliance_game import cut
 
 
 def parse_steps(text: str) -> frozenset[int]:

@@ -18,7 +18,7 @@ steps (:data:`STEPS`) run in four sessions, each a fresh start of the bot:
 - D: 9 the server closing without END: does the bot exit, or spin at 100 % CPU?
 
 A step after a failed one in its session is skipped. The scripted server and its game are
-:mod:`vvw.running.compliance_game`, each start of the bot :mod:`vvw.running.compliance_bot`;
+:mod:`vvw.compliance.scripted`, each start of the bot :mod:`vvw.compliance.bot_start`;
 ``vvw check-bot`` (:mod:`vvw.commands.check_bot`) prints what :class:`Checker` reports.
 """
 
@@ -33,9 +33,9 @@ from engine import Kind
 from engine.mapgen import generate_map
 from protocol.codec import Nme, describe
 from protocol.referee import END_OF_GAME, GOODBYE
+from vvw.compliance.bot_start import EXIT_GRACE, Session
+from vvw.compliance.scripted import ScriptedGame, StepFailed, cut
 from vvw.running.bots import bot_command
-from vvw.running.compliance_bot import EXIT_GRACE, Session
-from vvw.running.compliance_game import ScriptedGame, StepFailed, cut
 
 SMALL_MAP = (10, 8, 3, 1)  # width, height, homes, seed
 LARGE_MAP = (30, 30, 12, 2)

@@ -9,7 +9,7 @@ import pytest
 from agents.registry import BOTS
 from vvw.cli import main
 
-BOT = Path(__file__).resolve().parents[1] / "server" / "bots" / "bot.py"
+BOT = Path(__file__).resolve().parents[3] / "tests" / "server" / "bots" / "bot.py"
 FAST = ["--move-time", "0.3", "--long-plies", "20", "--connect-time", "5"]
 QUICK_BOTS = ("random", "greedy")
 

@@ -11,7 +11,7 @@ import trio
 from server.lobby import connected
 from server.processes import BotProcess, start_bot, stop_bot
 from server.race import wait_unless
-from vvw.running.compliance_game import Connection, ScriptedGame, StepFailed, cut
+from vvw.compliance.scripted import Connection, ScriptedGame, StepFailed, cut
 
 EXIT_GRACE = 2.0
 """Seconds a bot has to exit after the connection ends."""

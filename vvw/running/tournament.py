@@ -106,13 +106,14 @@ class Tournament:
     async def _run(self, venue: Venue, concurrency: int, view: Listening) -> None:
         remaining = self.remaining
         schedule = Planned(remaining, stop=lambda _: self.tally.decided(self.sprt))
+        shown: list[Output] = []
+        if self.hub is not None:  # the dashboard is there before the page can be asked for
+            numbers = {game.key: game.number for game in self.todo}
+            shown = [Dashboard(self.hub, self.tally, numbers), LiveView(self.hub)]
         async with showing(self.hub, view, lambda at: print(f"live view on {at}", flush=True)):
             played = len(self.todo) - len(remaining)
             with RunProgress(len(self.todo), played, standings=lambda: self.table) as progress:
-                outputs: list[Output] = [ResultsFile(self.writer), self.tally, progress]
-                if self.hub is not None:
-                    numbers = {game.key: game.number for game in self.todo}
-                    outputs += [Dashboard(self.hub, self.tally, numbers), LiveView(self.hub)]
+                outputs = [ResultsFile(self.writer), self.tally, progress, *shown]
                 await run_games(
                     schedule, venue, outputs, concurrency=concurrency, results=self.done
                 )

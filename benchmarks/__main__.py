@@ -5,5 +5,5 @@ print(
     " | benchmarks.strength | benchmarks.memory"
     " | benchmarks.flips | benchmarks.versions"
     " | benchmarks.cluster | benchmarks.target_maps | benchmarks.viewer | benchmarks.ladder"
-    " | benchmarks.calibration   (each takes --help)"
+    "   (each takes --help)"
 )

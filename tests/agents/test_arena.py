@@ -239,25 +239,3 @@ def test_the_benchmark_never_plays_a_generated_map_where_conversions_stall() -> 
 
     for seed in range(30):
         assert playable(game_map("gen", seed))
-
-
-def test_the_human_phase_benchmark_stops_when_the_humans_run_out(tmp_path: Path, capsys) -> None:
-    from benchmarks import human_phase
-
-    out = tmp_path / "phase.json"
-    arguments = ["--pair", "greedy:random", "--games", "4", "--maps", "testmap"]
-    arguments += ["--move-time", "1", "--jobs", "1", "--json", str(out)]
-    assert human_phase.main(arguments) == 0
-    games = human_phase.load(out)
-    assert sorted(g.index for g in games) == [0, 1, 2, 3]
-    assert any(g.termination is Termination.ABORTED for g in games)
-    for game in games:
-        ended = (Termination.ABORTED, Termination.ELIMINATION, Termination.PLY_LIMIT)
-        assert game.termination in ended
-        if game.termination is Termination.ABORTED:
-            assert game.plies < Rules().max_plies
-    margins = [g.margin for g in games]
-    printed = capsys.readouterr().out
-    assert f"margin {sum(margins) / 4:+.2f}" in printed
-    assert human_phase.main([*arguments[:-2], "--compare", str(out)]) == 0
-    assert "over 4 games" in capsys.readouterr().out

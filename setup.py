@@ -5,7 +5,7 @@ that file cannot say: the maps stay in ``maps/`` at the top of a clone (``--map
 maps/thetrap.xml``), and are installed as the package ``vvw.maps``, read with
 ``importlib.resources`` (``--map thetrap`` works wherever vvw is installed); the guides
 of ``docs/`` likewise, as ``vvw.docs`` (the commands' help names them where they are).
-``benchmarks/`` and ``tests/`` are not shipped.
+``benchmarks/``, ``training/`` and ``tests/`` are not shipped.
 """
 
 import os

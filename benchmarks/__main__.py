@@ -1,9 +1,8 @@
 """``python -m benchmarks`` lists the benchmarks."""
 
 print(
-    "benchmarks: python -m benchmarks.engine | benchmarks.referee | benchmarks.agents"
-    " | benchmarks.strength | benchmarks.memory"
-    " | benchmarks.flips | benchmarks.versions"
-    " | benchmarks.cluster | benchmarks.target_maps | benchmarks.viewer | benchmarks.ladder"
-    " | benchmarks.calibration   (each takes --help)"
+    "benchmarks: python -m benchmarks.engine | benchmarks.referee | benchmarks.proxy"
+    " | benchmarks.agents | benchmarks.memory | benchmarks.strength | benchmarks.target_maps"
+    " | benchmarks.versions | benchmarks.tournament | benchmarks.cluster | benchmarks.viewer"
+    " | benchmarks.ladder   (each takes --help)"
 )

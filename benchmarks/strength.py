@@ -41,6 +41,7 @@ import attrs
 from agents.arena import drive
 from agents.base import Agent
 from agents.registry import make_agent
+from benchmarks.target_maps import big_open_maps, playable
 from engine import Game, GameResult, GameState, Limits, Termination
 from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.mapfile import GameMap, load_map
@@ -113,25 +114,6 @@ class Result:
     slowest_first: float
     slowest_second: float
     reason: str
-
-
-def playable(game_map: GameMap) -> bool:
-    """Whether a side's starting group can convert every house of its half of the map.
-
-    The group converts the houses it can (no more humans than itself) one after another,
-    smallest first, growing by each; one house of each mirrored pair counts as its half.
-    The generator draws the starts (2–19) and the houses (1–19) independently, so on about
-    one generated map in six (one in four of the 10 × 10 ones) each side soon meets only
-    houses larger than itself: nobody converts them without a losing gamble, and careful
-    bots of any strength draw at the ply limit. Such maps say nothing about strength, so
-    the benchmark skips them.
-    """
-    count = game_map.vampires[2]
-    for humans in sorted(house[2] for house in game_map.humans)[::2]:
-        if humans > count:
-            return False
-        count += humans
-    return True
 
 
 def game_map(name: str, seed: int) -> GameMap:
@@ -358,8 +340,6 @@ def map_names(parser: argparse.ArgumentParser, text: str) -> list[str]:
     maps: list[str] = []
     for name in (name.strip() for name in text.split(",")):
         if name == BIG_OPEN:
-            from benchmarks.target_maps import big_open_maps  # it imports this module
-
             maps += big_open_maps(BIG_PER_SIZE)
         elif name:
             maps.append(name)

@@ -5,19 +5,18 @@
 prints ``gen:SEED:WxH:HOMES`` names, ``--per-size`` of each size from 10 × 10 to 30 × 30
 (``2 × side / 5`` homes before mirroring): the lowest seeds whose map starts the two
 species at least ``MIN_START_DISTANCE`` cells apart (so the first plies are not one coin
-flip) and whose conversions never stall (:func:`benchmarks.strength.playable`: on a map
-where each side soon meets only houses bigger than itself, careful bots of any strength
-draw). Then ``--big-per-size`` **big open maps** of each size from 25 × 25 to 40 × 40
-(:func:`big_open_maps`: few houses, all large, the starts half the board apart), where
-the search's speed and horizon decide most (issue 49: a bot that lost a ply of depth
-there lost games). Use it in a shell: ``vvw tournament … --maps thetrap testmap2
-testmap-5x9 $(python -m benchmarks.target_maps)``.
+flip) and whose conversions never stall (:func:`playable`: on a map where each side soon
+meets only houses bigger than itself, careful bots of any strength draw; the strength
+benchmark's ``gen`` maps are such maps too). Then ``--big-per-size`` **big open maps** of
+each size from 25 × 25 to 40 × 40 (:func:`big_open_maps`: few houses, all large, the
+starts half the board apart), where the search's speed and horizon decide most (issue 49:
+a bot that lost a ply of depth there lost games). Use it in a shell: ``vvw tournament …
+--maps thetrap testmap2 testmap-5x9 $(python -m benchmarks.target_maps)``.
 """
 
 import argparse
 from collections.abc import Iterator
 
-from benchmarks.strength import playable
 from engine.mapfile import GameMap
 from engine.mapgen import generate_map
 
@@ -26,6 +25,25 @@ MIN_START_DISTANCE = 4
 BIG_SIDES = (25, 30, 35, 40)
 BIG_MIN_HOUSE = 5
 """The smallest house of a big open map: a few large houses, no crumbs."""
+
+
+def playable(game_map: GameMap) -> bool:
+    """Whether a side's starting group can convert every house of its half of the map.
+
+    The group converts the houses it can (no more humans than itself) one after another,
+    smallest first, growing by each; one house of each mirrored pair counts as its half.
+    The generator draws the starts (2–19) and the houses (1–19) independently, so on about
+    one generated map in six (one in four of the 10 × 10 ones) each side soon meets only
+    houses larger than itself: nobody converts them without a losing gamble, and careful
+    bots of any strength draw at the ply limit. Such maps say nothing about strength, so
+    the strength benchmark skips them.
+    """
+    count = game_map.vampires[2]
+    for humans in sorted(house[2] for house in game_map.humans)[::2]:
+        if humans > count:
+            return False
+        count += humans
+    return True
 
 
 def start_distance(game_map: GameMap) -> int:

@@ -41,7 +41,7 @@ def run_there(bin_folder: Path, folder: Path, *command: str) -> subprocess.Compl
     )
 
 
-def test_the_wheel_holds_the_packages_and_the_maps_and_leaves_out_benchmarks(wheel: Path) -> None:
+def test_the_wheel_holds_the_packages_and_the_maps_and_leaves_out_the_lab(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     sources = {
         path.relative_to(ROOT).as_posix()
@@ -54,7 +54,7 @@ def test_the_wheel_holds_the_packages_and_the_maps_and_leaves_out_benchmarks(whe
     assert {name.removeprefix("vvw/maps/") for name in names if name.endswith(".xml")} == maps
     assert "agents/judge/learned.json" in names  # the learned chances' shipped trees
     tops = {name.split("/")[0] for name in names if not name.startswith("vvw-")}
-    assert tops == set(SHIPPED)  # no benchmarks/, tests/, maps/ at the top
+    assert tops == set(SHIPPED)  # no benchmarks/, training/, tests/, maps/ at the top
     guides = {path.name for path in (ROOT / "docs").glob("*.md")}
     assert {name.removeprefix("vvw/docs/") for name in names if name.endswith(".md")} == guides
 
@@ -92,7 +92,8 @@ def test_installed_vvw_plays_draws_and_tests_from_an_empty_folder(
     assert imported.returncode == 0, imported.stderr
     for path in imported.stdout.split():
         assert Path(path).is_relative_to(installed.parent)  # the venv's, not the clone's
-    assert run_there(installed, away, "python", "-c", "import benchmarks").returncode == 1
+    for lab in ("benchmarks", "training"):
+        assert run_there(installed, away, "python", "-c", f"import {lab}").returncode == 1
 
 
 def test_a_map_name_neither_a_file_nor_bundled_is_refused_naming_the_bundled_ones(

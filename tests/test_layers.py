@@ -1,13 +1,14 @@
 """The layers of docs/architecture.md hold: no room imports a higher one, server/ and
-agents/ never import each other, nothing imports benchmarks/; inside vvw/ no wing imports a
-higher one; no module imports itself back through others; and the checks catch a planted
-import that breaks them."""
+agents/ never import each other, nothing imports benchmarks/ or training/ (nor either the
+other); inside vvw/ no wing imports a higher one; no module anywhere in the tree imports
+itself back through others; and the checks catch a planted import that breaks them."""
 
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.layers import (
+    RANKS,
     WINGS,
     allowed,
     circles,
@@ -50,7 +51,11 @@ def test_a_planted_upward_import_is_found_wherever_it_hides(tmp_path):
             "server/referee.py": "from agents.base import Agent\nimport protocol.codec\n",
             "agents/client.py": "import server\n",
             "vvw/cli.py": "import benchmarks.engine, engine, agents, server\n",
+            "vvw/analysis/learned.py": "def f():\n    from training.learn import train\n",
             "benchmarks/engine.py": "import vvw.cli\n",
+            "benchmarks/strength.py": "from training.corpus import game_map\n",
+            "training/learn.py": "import agents.judge, vvw.cli, training.corpus\n",
+            "training/corpus.py": "from benchmarks.strength import playable\n",
         },
     )
     assert wrong_doors(root) == [
@@ -58,7 +63,10 @@ def test_a_planted_upward_import_is_found_wherever_it_hides(tmp_path):
         "protocol/codec.py:3: protocol imports server.player",
         "server/referee.py:1: server imports agents.base",
         "agents/client.py:1: agents imports server",
+        "vvw/analysis/learned.py:2: vvw imports training.learn",
         "vvw/cli.py:1: vvw imports benchmarks.engine",
+        "benchmarks/strength.py:1: benchmarks imports training.corpus",
+        "training/corpus.py:1: training imports benchmarks.strength",
     ]
 
 
@@ -72,6 +80,12 @@ def test_a_planted_upward_import_is_found_wherever_it_hides(tmp_path):
         ("vvw", "server", True),
         ("vvw", "benchmarks", False),
         ("benchmarks", "vvw", True),
+        ("training", "vvw", True),
+        ("training", "agents", True),
+        ("agents", "training", False),
+        ("vvw", "training", False),
+        ("training", "benchmarks", False),
+        ("benchmarks", "training", False),
     ],
 )
 def test_a_door_opens_one_way_only(importer, imported, expected):
@@ -108,11 +122,26 @@ def test_a_planted_circle_is_found_and_a_line_is_not(tmp_path):
             "engine/d.py": "import engine.a\n",
             "vvw/x.py": "from vvw.y import thing\n",
             "vvw/y.py": "thing = 1\n",
+            "benchmarks/strength.py": "def f():\n    from benchmarks.target_maps import big\n",
+            "benchmarks/target_maps.py": "from benchmarks.strength import playable\n",
+            "training/learn.py": "from training.corpus import read_corpus\n",
+            "training/corpus.py": "import agents.judge\n",
+            "tests/helpers/a.py": "from tests.helpers import b\n",
+            "tests/helpers/b.py": "import tests.helpers.a\n",
         },
     )
-    assert circles(module_imports(root)) == [["engine.a", "engine.b", "engine.c"]]
+    assert circles(module_imports(root)) == [
+        ["benchmarks.strength", "benchmarks.target_maps"],
+        ["engine.a", "engine.b", "engine.c"],
+        ["tests.helpers.a", "tests.helpers.b"],
+    ]
 
 
 def test_every_wing_of_vvw_has_a_rank():
     wings = {path.name for path in (ROOT / "vvw").iterdir() if (path / "__init__.py").exists()}
     assert wings - {"docs", "maps"} == set(WINGS) - {""}
+
+
+def test_every_package_of_the_tree_has_a_rank():
+    packages = {path.parent.name for path in ROOT.glob("*/__init__.py")}
+    assert packages - {"tests", "maps", "docs"} == set(RANKS)  # maps, docs: data (vvw.maps…)

@@ -12,8 +12,8 @@ logistic curve fitted on positions of games whose results are known:
 * a solved endgame's exact chance ``p``: ``σ(endgame_intercept + endgame_slope ·
   logit(p))`` (0 and 1 stay exact: no play can change them).
 
-:data:`CURVE` holds the shipped constants; ``python -m benchmarks.calibration --fit`` plays
-games, fits them again (``benchmarks.learn.fit_curve``, with scikit-learn: fitting is a
+:data:`CURVE` holds the shipped constants; ``python -m training.calibration --fit`` plays
+games, fits them again (``training.learn.fit_curve``, with scikit-learn: fitting is a
 training-time thing) and prints them. The analysis reads solved endgames through it
 (:func:`agents.judge.leaves.endgame_or_leaf`).
 """
@@ -77,5 +77,5 @@ CURVE = Curve(
     endgame_intercept=-0.0242,
     endgame_slope=4.2062,
 )
-"""The shipped curves: ``python -m benchmarks.calibration --fit`` on its 300 games (36,691
+"""The shipped curves: ``python -m training.calibration --fit`` on its 300 games (36,691
 positions analysed at depth 4; docs/analysis.md tells the games and the figures)."""

@@ -7,7 +7,7 @@ human houses (who reaches each house first with a group big enough to take it, i
 plies left), the strikes each side can make or suffer on the next plies (sure ones, at
 1.5 times the enemy or more, and random battles), how far the sides are apart, the plies
 left and the board's size, and a pursuit endgame's exact chance. Pure Python, no I/O:
-the analysis calls it at the leaves of its search, the training (``benchmarks.learn``) on
+the analysis calls it at the leaves of its search, the training (``training.learn``) on
 every position of the corpus.
 
 Distances are in plies of one group: a creature steps to any of its 8 neighbours, so

@@ -1,7 +1,7 @@
 """Winning chances learned from games: the expected score of a position for the side to move.
 
-A model trained on a corpus of games with known results (``python -m benchmarks.corpus``
-made the games, ``python -m benchmarks.learn`` trained it with scikit-learn) reads the
+A model trained on a corpus of games with known results (``python -m training.corpus``
+made the games, ``python -m training.learn`` trained it with scikit-learn) reads the
 :mod:`agents.judge.features` of a position and says what the side to move scores from
 there on average: a win 1, a draw ½, a loss 0. The model is a sum of small regression
 trees (gradient boosting on the log-loss) turned into a chance by the logistic function;

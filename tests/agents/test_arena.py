@@ -11,7 +11,7 @@ from agents.random_bot import RandomAgent
 from engine import GameResult, GameState, Kind, Limits, Move, OnTimeout, Ply, Rules, Termination
 from engine.ending import totals, winner_by_count
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
-from engine.mapfile import GameMap, load_map
+from engine.mapfile import load_map
 from vvw.records.results import read_results
 from vvw.records.stats import wdl_estimate
 
@@ -233,59 +233,9 @@ def test_strength_swaps_sides_cycles_maps_and_keeps_every_game(tmp_path: Path, c
     assert "per map" in printed and "as werewolves" in printed
 
 
-def mirrored_map(start: int, houses: list[int]) -> GameMap:
-    """A 10 × 10 map with a start of ``start`` and a mirrored pair of each of ``houses``."""
-    humans = []
-    for i, count in enumerate(houses):
-        humans += [(i, 0, count), (9 - i, 9, count)]
-    return GameMap(
-        rows=10, cols=10, humans=tuple(humans), vampires=(5, 5, start), werewolves=(4, 4, start)
-    )
-
-
-@pytest.mark.parametrize(
-    ("start", "houses", "expected"),
-    [
-        (3, [3, 6], True),
-        (2, [1, 3, 6], True),
-        (2, [1, 4], False),
-        (2, [3], False),
-        (7, [2, 14, 16], False),
-        (5, [], True),
-    ],
-)
-def test_generated_maps_are_kept_only_if_a_start_can_grow_to_convert_its_half(
-    start: int, houses: list[int], expected: bool
-) -> None:
-    from benchmarks.strength import playable
-
-    assert playable(mirrored_map(start, houses)) is expected
-
-
 def test_the_benchmark_never_plays_a_generated_map_where_conversions_stall() -> None:
-    from benchmarks.strength import game_map, playable
+    from benchmarks.strength import game_map
+    from benchmarks.target_maps import playable
 
     for seed in range(30):
         assert playable(game_map("gen", seed))
-
-
-def test_the_human_phase_benchmark_stops_when_the_humans_run_out(tmp_path: Path, capsys) -> None:
-    from benchmarks import human_phase
-
-    out = tmp_path / "phase.json"
-    arguments = ["--pair", "greedy:random", "--games", "4", "--maps", "testmap"]
-    arguments += ["--move-time", "1", "--jobs", "1", "--json", str(out)]
-    assert human_phase.main(arguments) == 0
-    games = human_phase.load(out)
-    assert sorted(g.index for g in games) == [0, 1, 2, 3]
-    assert any(g.termination is Termination.ABORTED for g in games)
-    for game in games:
-        ended = (Termination.ABORTED, Termination.ELIMINATION, Termination.PLY_LIMIT)
-        assert game.termination in ended
-        if game.termination is Termination.ABORTED:
-            assert game.plies < Rules().max_plies
-    margins = [g.margin for g in games]
-    printed = capsys.readouterr().out
-    assert f"margin {sum(margins) / 4:+.2f}" in printed
-    assert human_phase.main([*arguments[:-2], "--compare", str(out)]) == 0
-    assert "over 4 games" in capsys.readouterr().out

@@ -1,6 +1,7 @@
 """The generated maps the strength targets are measured on."""
 
-from benchmarks.strength import playable
+import pytest
+
 from benchmarks.target_maps import (
     BIG_MIN_HOUSE,
     BIG_SIDES,
@@ -8,9 +9,38 @@ from benchmarks.target_maps import (
     SIDES,
     big_open_maps,
     main,
+    playable,
     target_maps,
 )
+from engine.mapfile import GameMap
 from vvw.mapchoice import resolve_maps
+
+
+def mirrored_map(start: int, houses: list[int]) -> GameMap:
+    """A 10 × 10 map with a start of ``start`` and a mirrored pair of each of ``houses``."""
+    humans = []
+    for i, count in enumerate(houses):
+        humans += [(i, 0, count), (9 - i, 9, count)]
+    return GameMap(
+        rows=10, cols=10, humans=tuple(humans), vampires=(5, 5, start), werewolves=(4, 4, start)
+    )
+
+
+@pytest.mark.parametrize(
+    ("start", "houses", "expected"),
+    [
+        (3, [3, 6], True),
+        (2, [1, 3, 6], True),
+        (2, [1, 4], False),
+        (2, [3], False),
+        (7, [2, 14, 16], False),
+        (5, [], True),
+    ],
+)
+def test_generated_maps_are_kept_only_if_a_start_can_grow_to_convert_its_half(
+    start: int, houses: list[int], expected: bool
+) -> None:
+    assert playable(mirrored_map(start, houses)) is expected
 
 
 def test_two_maps_of_each_size_with_starts_apart_and_conversions_that_never_stall(capsys):

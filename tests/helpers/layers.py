@@ -1,21 +1,31 @@
 """The house's rooms and their one-way doors (docs/architecture.md), read from the code.
 
-Each top-level package has a rank: engine ← protocol ← {server, agents} ← vvw ← benchmarks.
-A module may import its own package and any package of a lower rank; so ``server/`` and
-``agents/`` (one rank) never import each other, and nothing imports ``benchmarks/``. Every
-``import`` and ``from … import`` counts, inside functions and ``TYPE_CHECKING`` blocks too.
+Each top-level package has a rank: engine ← protocol ← {server, agents} ← vvw ←
+{benchmarks, training}. A module may import its own package and any package of a lower
+rank; so ``server/`` and ``agents/`` (one rank) never import each other, and nothing imports
+``benchmarks/`` or ``training/``, nor either of them the other: what both need lives in a
+shipped package. Every ``import`` and ``from … import`` counts, inside functions and
+``TYPE_CHECKING`` blocks too.
 
 Inside ``vvw/`` the wings have ranks the same way: the modules beside them (``vvw/*.py``) ←
 records ← {analysis, web} ← running ← {ladder, compliance} ← commands. And no module
-imports itself back through others: the imports between the modules of the five shipped
-packages form no circle.
+imports itself back through others: the imports between the modules of the tree, every
+package of it (the tests too), form no circle.
 """
 
 import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-RANKS = {"engine": 0, "protocol": 1, "server": 2, "agents": 2, "vvw": 3, "benchmarks": 4}
+RANKS = {
+    "engine": 0,
+    "protocol": 1,
+    "server": 2,
+    "agents": 2,
+    "vvw": 3,
+    "benchmarks": 4,
+    "training": 4,
+}
 WINGS = {
     "": 0,
     "records": 1,
@@ -27,7 +37,6 @@ WINGS = {
     "commands": 5,
 }
 """The wings of ``vvw/`` and their ranks; ``""`` is the modules beside them (``vvw/*.py``)."""
-SHIPPED = ("engine", "protocol", "server", "agents", "vvw")
 
 
 def imports_in(source: str, filename: str = "<module>") -> Iterator[tuple[str, int]]:
@@ -71,11 +80,15 @@ def wrong_wing_doors(root: Path) -> list[str]:
     return found
 
 
-def module_imports(root: Path) -> dict[str, set[str]]:
-    """Each module of the shipped packages and the modules of theirs it imports (relative
-    imports resolved; ``from p import m`` counts ``p.m`` when it is a module)."""
+TREE = (*RANKS, "tests")
+"""Every package of the tree: the ranked ones and the tests."""
+
+
+def module_imports(root: Path, packages: tuple[str, ...] = TREE) -> dict[str, set[str]]:
+    """Each module of ``packages`` and the modules of theirs it imports (relative imports
+    resolved; ``from p import m`` counts ``p.m`` when it is a module)."""
     paths = {}
-    for package in SHIPPED:
+    for package in packages:
         for path in (root / package).rglob("*.py"):
             parts = path.relative_to(root).with_suffix("").parts
             paths[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path

@@ -13,9 +13,8 @@ import trio
 
 from agents.client import play
 from agents.expectiminimax import ExpectiminimaxAgent
-from agents.judge.curve import CURVE, Curve
+from agents.judge.curve import CURVE
 from agents.random_bot import RandomAgent
-from benchmarks.learn import fit_curve
 from engine import VAMPIRES, WEREWOLVES, GameState, Move, Rules, Turn, battle_outcomes
 from engine.kinds import HUMANS
 from protocol.records import Ply as PlyRecord
@@ -246,23 +245,6 @@ def test_a_level_position_is_worth_nothing_to_either_side():
         searched = search.position(state)
         assert searched.how == "search"
         assert searched.score == pytest.approx(0.5, abs=0.02)
-
-
-def test_fitting_finds_the_curves_that_made_the_scores():
-    truth = Curve(0.3, 1.7, -0.2, 2.5)
-    searched, solved = [], []
-    for i in range(-40, 41):
-        value = i * 20_000.0
-        p = truth.searched(value)
-        searched += [(value, 1.0)] * round(100 * p) + [(value, 0.0)] * round(100 * (1 - p))
-        chance = (i + 41) / 83
-        q = truth.solved(chance)
-        solved += [(chance, 1.0)] * round(100 * q) + [(chance, 0.0)] * round(100 * (1 - q))
-    fitted = fit_curve(searched, solved)
-    assert fitted.intercept == pytest.approx(0.3, abs=0.05)
-    assert fitted.slope == pytest.approx(1.7, abs=0.05)
-    assert fitted.endgame_intercept == pytest.approx(-0.2, abs=0.05)
-    assert fitted.endgame_slope == pytest.approx(2.5, abs=0.1)
 
 
 def test_vvw_analyse_prints_the_report_and_writes_the_file_replay_reads(tmp_path, capsys):

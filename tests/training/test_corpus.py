@@ -1,4 +1,4 @@
-"""benchmarks.corpus: a game of the corpus is the same whoever plays it when, it is stored
+"""training.corpus: a game of the corpus is the same whoever plays it when, it is stored
 with its result from each mover's view, a stopped run goes on where it stopped, and the
 plan covers every bot, the official maps and every size up to 40 × 40."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from agents.registry import BOTS
-from benchmarks.corpus import (
+from training.corpus import (
     MAX_SIDE,
     OFFICIAL_MAPS,
     PLAYERS,

@@ -1,9 +1,9 @@
 """Learn winning chances from the corpus, and write the weights the analysis ships.
 
-    python -m benchmarks.learn [--corpus runs/corpus] [--out agents/judge/learned.json]
+    python -m training.learn [--corpus runs/corpus] [--out agents/judge/learned.json]
         [--trees 200] [--depth 3] [--rate 0.1] [--leave-out FAMILY]
 
-Reads the games of ``python -m benchmarks.corpus``, computes the features of every position
+Reads the games of ``python -m training.corpus``, computes the features of every position
 (:mod:`agents.judge.features`) and fits gradient-boosted trees (scikit-learn's
 ``GradientBoostingClassifier``, log-loss, no prior: :func:`train`) predicting the side to
 move's expected score; writes them as :mod:`agents.judge.learned` reads them, with how
@@ -28,11 +28,11 @@ from agents.judge.curve import Curve, decided, feature
 from agents.judge.features import NAMES, features
 from agents.judge.learned import WEIGHTS, Model, Tree
 from agents.judge.logistic import logit
-from benchmarks.corpus import read_corpus
 from engine import GameState
 from engine.ending import totals
 from engine.kinds import VAMPIRES
 from engine.rules import DEFAULT_RULES
+from training.corpus import read_corpus
 
 TREES = 200
 DEPTH = 3
@@ -204,7 +204,7 @@ def without(data: Positions, family: str) -> Positions:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.learn", description=(__doc__ or "").split("\n\n")[0]
+        prog="python -m training.learn", description=(__doc__ or "").split("\n\n")[0]
     )
     parser.add_argument("--corpus", type=Path, default=Path("runs/corpus"))
     parser.add_argument("--out", type=Path, default=WEIGHTS)
@@ -214,7 +214,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--leave-out", metavar="FAMILY", help="train without its games")
     args = parser.parse_args(argv)
     command = (
-        "python -m benchmarks.learn " + shlex.join(sys.argv[1:] if argv is None else argv)
+        "python -m training.learn " + shlex.join(sys.argv[1:] if argv is None else argv)
     ).strip()
     began = time.monotonic()
     data = positions(args.corpus)

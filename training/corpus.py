@@ -1,6 +1,6 @@
 """A corpus of games with their results, to learn winning chances from.
 
-    python -m benchmarks.corpus [--games 3000] [--out runs/corpus] [--seed 1] [--jobs 1]
+    python -m training.corpus [--games 3000] [--out runs/corpus] [--seed 1] [--jobs 1]
 
 Plays games between varied bots in the in-process arena (:mod:`agents.arena`, the
 engine's own :class:`engine.game.Game`, no sockets): every built-in and reference bot of
@@ -281,7 +281,7 @@ def read_corpus(out: Path) -> Any:
 
     files = sorted((out / "games").glob("*.parquet"))
     if not files:
-        raise FileNotFoundError(f"no games in {out / 'games'}: make them with benchmarks.corpus")
+        raise FileNotFoundError(f"no games in {out / 'games'}: make them with training.corpus")
     return pa.concat_tables([pq.read_table(path, schema=_schema()) for path in files])
 
 
@@ -344,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.corpus", description=(__doc__ or "").split("\n\n")[0]
+        prog="python -m training.corpus", description=(__doc__ or "").split("\n\n")[0]
     )
     parser.add_argument("--games", type=int, default=GAMES, help=f"games (default {GAMES})")
     parser.add_argument(

@@ -1,13 +1,14 @@
-"""benchmarks.learn: the shipped trees predict what scikit-learn's model predicts, a draw
-counts half, and the logistic fit finds the curve that made the scores."""
+"""training.learn: the shipped trees predict what scikit-learn's model predicts, a draw
+counts half, and the logistic fits find the curves that made the scores."""
 
 import random
 
 import pytest
 
+from agents.judge.curve import Curve
 from agents.judge.features import NAMES
 from agents.judge.logistic import sigmoid
-from benchmarks.learn import Positions, as_labels, fit_logistic, train
+from training.learn import Positions, as_labels, fit_curve, fit_logistic, train
 
 
 def _positions(n: int, seed: int = 1) -> Positions:
@@ -52,3 +53,20 @@ def test_the_logistic_fit_finds_the_curve_that_made_the_scores():
         score += [1.0] * round(100 * p) + [0.0] * (100 - round(100 * p))
     a, b = fit_logistic(x, score)
     assert a == pytest.approx(0.4, abs=0.05) and b == pytest.approx(1.5, abs=0.05)
+
+
+def test_fitting_finds_the_curves_that_made_the_scores():
+    truth = Curve(0.3, 1.7, -0.2, 2.5)
+    searched, solved = [], []
+    for i in range(-40, 41):
+        value = i * 20_000.0
+        p = truth.searched(value)
+        searched += [(value, 1.0)] * round(100 * p) + [(value, 0.0)] * round(100 * (1 - p))
+        chance = (i + 41) / 83
+        q = truth.solved(chance)
+        solved += [(chance, 1.0)] * round(100 * q) + [(chance, 0.0)] * round(100 * (1 - q))
+    fitted = fit_curve(searched, solved)
+    assert fitted.intercept == pytest.approx(0.3, abs=0.05)
+    assert fitted.slope == pytest.approx(1.7, abs=0.05)
+    assert fitted.endgame_intercept == pytest.approx(-0.2, abs=0.05)
+    assert fitted.endgame_slope == pytest.approx(2.5, abs=0.1)

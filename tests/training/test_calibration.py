@@ -1,4 +1,4 @@
-"""benchmarks.calibration: its games do not depend on the clock, every pairing meets every
+"""training.calibration: its games do not depend on the clock, every pairing meets every
 map, samples keep their board, and a bucket off the goal names the games that fill it."""
 
 import argparse
@@ -10,7 +10,8 @@ from pathlib import Path
 import attrs
 import pytest
 
-from benchmarks.calibration import (
+from engine import GameState, Kind
+from training.calibration import (
     BOTS,
     CALIBRATION_MAPS,
     GAMES,
@@ -23,8 +24,7 @@ from benchmarks.calibration import (
     read_samples,
     spread,
 )
-from benchmarks.corpus import Planned, Player, write_game
-from engine import GameState, Kind
+from training.corpus import Planned, Player, write_game
 
 
 def _args(move_time: float) -> argparse.Namespace:

@@ -1,13 +1,13 @@
 """How well the winning chances are calibrated: the learned ones, and the analysis's.
 
-    python -m benchmarks.calibration [--corpus runs/corpus] [--family NAME] [--trees 200]
-    python -m benchmarks.calibration --analysis [--games 300] [--depth 4] [--jobs 2]
+    python -m training.calibration [--corpus runs/corpus] [--family NAME] [--trees 200]
+    python -m training.calibration --analysis [--games 300] [--depth 4] [--jobs 2]
         [--move-time 10] [--seed 1] [--fit] [--samples FILE]
 
 By default, the learned chances (:mod:`agents.judge.learned`) on the corpus of
-``python -m benchmarks.corpus``, on bots they never trained on: for each reference family
+``python -m training.corpus``, on bots they never trained on: for each reference family
 (``seed2019``, ``zcsn``, ``seed2025``) in turn, the trees are trained (as
-``benchmarks.learn`` does) on the games in which no side is of that family, and measured
+``training.learn`` does) on the games in which no side is of that family, and measured
 on the games between two bots of it: a reliability table (:data:`LEARNED_GOAL`: every
 bucket of 30+ positions within 5 points), the Brier score against the counts-only baseline
 fitted on the measured games themselves (:data:`BETTER`: 20 % lower), the figures per
@@ -35,7 +35,7 @@ line says so if it happens).
 
 The default games are the *calibration set*: maps and seeds the shipped curve was not
 fitted on. ``--fit`` plays the *fitting set* instead (other maps, other seeds), fits the
-curve on it (:func:`benchmarks.learn.fit_curve`) and prints the constants to ship in
+curve on it (:func:`training.learn.fit_curve`) and prints the constants to ship in
 :data:`agents.judge.curve.CURVE`. ``--samples FILE`` writes every position as a JSON
 line (game, match, ply, how it was valued, value, prediction, score, counts, the board)
 as the games are analysed; ``--from-samples FILE…`` reads such files back instead of
@@ -61,12 +61,12 @@ from agents.judge.curve import CURVE, Curve
 from agents.judge.features import NAMES
 from agents.judge.logistic import sigmoid
 from agents.registry import make_agent
-from benchmarks.corpus import REFERENCE_FAMILIES, game_map
-from benchmarks.learn import TREES, Positions, fit_curve, fit_logistic, positions, train, without
 from engine import GameState, Termination, Turn
 from engine.ending import totals
 from engine.kinds import VAMPIRES
 from protocol.printable import printable
+from training.corpus import REFERENCE_FAMILIES, game_map
+from training.learn import TREES, Positions, fit_curve, fit_logistic, positions, train, without
 from vvw.analysis.game import game_from_turns
 from vvw.analysis.game_analysis import analyse_game
 from vvw.analysis.search import DEFAULT_DEPTH, Settings
@@ -443,7 +443,7 @@ def predicted(curve: Curve, sample: Sample) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.calibration",
+        prog="python -m training.calibration",
         description=(__doc__ or "").split("\n\n")[0],
     )
     parser.add_argument(
@@ -495,7 +495,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--trees", type=int, default=TREES, help=f"trees trained ({TREES})")
     args = parser.parse_args(argv)
-    print("python -m benchmarks.calibration " + shlex.join(sys.argv[1:] if argv is None else argv))
+    print("python -m training.calibration " + shlex.join(sys.argv[1:] if argv is None else argv))
     if not (args.analysis or args.fit or args.from_samples or args.samples):
         return families(args)
     return analysis_calibration(args)

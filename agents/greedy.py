@@ -22,14 +22,13 @@ from typing import Any
 
 import attrs
 
-from agents.geometry import Group, distance
 from agents.options import option, read_options
 from engine import GameState, Kind, Move, Ply, battle_outcomes, expected_survivors, opponent
 from engine.battle import is_certain_win
 from engine.kinds import HUMANS
 from engine.legality import find_violation
 from engine.resolution import resolve_ply
-from engine.state import neighbour_table
+from engine.state import Group, distance, neighbour_table
 
 HUMAN_PULL = 0.5
 THREAT = 0.9
@@ -113,9 +112,7 @@ def candidates(state: GameState, x: int, y: int, count: int) -> list[Ply]:
         (Move(x, y, count, t % cols, t // cols),) for t in neighbour_table(rows, cols)[pos]
     ]
     houses = sorted(
-        (max(abs(hx - x), abs(hy - y)), hx, hy, h)
-        for hx, hy, h in state.groups(HUMANS)
-        if h < count
+        (distance((hx, hy), (x, y)), hx, hy, h) for hx, hy, h in state.groups(HUMANS) if h < count
     )
     steps: list[tuple[tuple[int, int], int]] = []
     for _, hx, hy, h in houses:

@@ -22,7 +22,7 @@ from typing import TextIO
 
 import trio
 
-from engine import GameState, Kind
+from engine import GameState, Kind, ply_text
 from protocol.codec import describe
 from protocol.records import Direction, Record, Source
 from protocol.watch import (
@@ -35,7 +35,6 @@ from protocol.watch import (
     Played,
     Said,
     Told,
-    moves_text,
 )
 from vvw import signals
 from vvw.argtypes import address, port_number
@@ -119,11 +118,11 @@ class Trace:
                 f"{head} !! ILLEGAL ply {played.ply_number} by the {side}{think}:"
                 f" {played.violation}",
                 f"{'':8}move {move if move is not None else '(none)'}; the ply:"
-                f" {moves_text(played.moves)}",
+                f" {ply_text(played.moves)}",
             ]
         if self.quiet:
             return []
-        out = [f"{head} ply {played.ply_number} {side}{think}: {moves_text(played.moves)}"]
+        out = [f"{head} ply {played.ply_number} {side}{think}: {ply_text(played.moves)}"]
         for battle in played.battles:
             out.append(
                 f"{'':8}random battle at ({battle.x},{battle.y}): {battle.attackers}"

@@ -16,13 +16,12 @@ The score of the board after our ply (our side's view, the enemy moves next):
   us for certain two cells away pushes it off.
 """
 
-import random
 import time
-from typing import Any
 
 import attrs
 
-from agents.options import option, read_options
+from agents.options import option
+from agents.stateless import Stateless
 from engine import GameState, Kind, Move, Ply, battle_outcomes, expected_survivors, opponent
 from engine.battle import is_certain_win
 from engine.kinds import HUMANS
@@ -140,17 +139,11 @@ class GreedyOptions:
     seed: int | None = option(int, None, "shuffles the candidates before scoring")
 
 
-class GreedyAgent:
+class GreedyAgent(Stateless):
     """Scores each candidate ply one step ahead and plays the best (see the module docstring)."""
 
     name = "greedy"
     Options = GreedyOptions
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def new_game(self, species: Kind, state: GameState) -> None:
-        """Nothing to forget."""
 
     def choose_ply(self, state: GameState, deadline: float) -> Ply:
         me = state.to_move
@@ -180,8 +173,4 @@ class GreedyAgent:
 
 OPTIONS = GreedyOptions
 """The bot's options, for the registry (:func:`agents.registry.options_of`)."""
-
-
-def make(**options: Any) -> GreedyAgent:
-    """A new ``greedy`` bot; ``options``: those of :class:`GreedyOptions` (others are refused)."""
-    return GreedyAgent(read_options("greedy", GreedyOptions, options).seed)
+make = GreedyAgent.make

@@ -31,12 +31,12 @@ the opponent's.
 
 import random
 from collections.abc import Callable, Iterable
-from typing import Any
 
 import attrs
 
-from agents.options import option, read_options
-from engine import GameState, Kind, Move, Ply, beats_for_sure, distance, opponent
+from agents.options import option
+from agents.stateless import Stateless
+from engine import GameState, Move, Ply, beats_for_sure, distance, opponent
 from engine.kinds import HUMANS
 from engine.state import MAX_COUNT, Group, neighbour_table
 
@@ -140,17 +140,11 @@ class RacerOptions:
     seed: int | None = option(int, None, "breaks ties between equally good steps")
 
 
-class RacerAgent:
+class RacerAgent(Stateless):
     """Races every group for the houses it takes first (see the module docstring)."""
 
     name = "racer"
     Options = RacerOptions
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def new_game(self, species: Kind, state: GameState) -> None:
-        """Nothing to forget: the racer keeps no memory between turns."""
 
     def choose_ply(self, state: GameState, deadline: float) -> Ply:
         orders = plan(state)
@@ -258,8 +252,4 @@ class Steps:
 
 OPTIONS = RacerOptions
 """The bot's options, for the registry (:func:`agents.registry.options_of`)."""
-
-
-def make(**options: Any) -> RacerAgent:
-    """A new ``racer`` bot; ``options``: those of :class:`RacerOptions` (others are refused)."""
-    return RacerAgent(read_options("racer", RacerOptions, options).seed)
+make = RacerAgent.make

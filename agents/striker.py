@@ -23,14 +23,12 @@ never onto humans more numerous than the group, nor onto an enemy group it would
 strike; among equal steps one not next to an enemy group that would strike it.
 """
 
-import random
-from typing import Any
-
 import attrs
 
-from agents.options import option, read_options
+from agents.options import option
 from agents.racer import THREAT_DISTANCE, Order, Steps, takes_first
-from engine import GameState, Kind, Ply, beats_for_sure, distance, opponent, win_probability
+from agents.stateless import Stateless
+from engine import GameState, Ply, beats_for_sure, distance, opponent, win_probability
 from engine.kinds import HUMANS
 from engine.state import Group
 
@@ -94,17 +92,11 @@ class StrikerOptions:
     seed: int | None = option(int, None, "breaks ties between equally good steps")
 
 
-class StrikerAgent:
+class StrikerAgent(Stateless):
     """Gathers one army and strikes at favourable odds (see the module docstring)."""
 
     name = "striker"
     Options = StrikerOptions
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def new_game(self, species: Kind, state: GameState) -> None:
-        """Nothing to forget: the striker keeps no memory between turns."""
 
     def choose_ply(self, state: GameState, deadline: float) -> Ply:
         orders = plan(state)
@@ -114,9 +106,4 @@ class StrikerAgent:
 
 OPTIONS = StrikerOptions
 """The bot's options, for the registry (:func:`agents.registry.options_of`)."""
-
-
-def make(**options: Any) -> StrikerAgent:
-    """A new ``striker`` bot; ``options``: those of :class:`StrikerOptions` (others are
-    refused)."""
-    return StrikerAgent(read_options("striker", StrikerOptions, options).seed)
+make = StrikerAgent.make

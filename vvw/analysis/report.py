@@ -17,8 +17,8 @@ from engine.kinds import VAMPIRES, WEREWOLVES
 from vvw.analysis.game_analysis import GameAnalysis
 from vvw.analysis.judging import Label
 from vvw.analysis.ledger import TurnAnalysis
+from vvw.analysis.sentences import battle_words, chances_text
 from vvw.analysis.sides import SideSummary
-from vvw.analysis.words import battle_words, chances_text
 
 BARS = "▁▂▃▄▅▆▇█"
 BOARD_WINDOW = 11

@@ -30,7 +30,8 @@ Public calls, the same for every search bot:
   candidates when given (any legal plies, even ones its generator would never offer). At a
   fixed ``depth`` the search starts from an empty table, so the values depend only on
   the position (deterministic); with ``seconds`` it deepens until the time is up and
-  returns the last finished depth's values (``last_stats.depth`` says which). This is what
+  returns the last finished depth's values (``last_stats.depth`` says which). The same
+  deepening loop as the others, each iteration with the full window. This is what
   ``vvw analyse`` builds on.
 
 A tool follows a search without subclassing a bot: ``on_iteration``, a public parameter
@@ -142,8 +143,8 @@ class Deepening(Generic[Child]):
         self.last_stats: SearchStats | None = None
         self.on_iteration = on_iteration
         """Called after each finished iteration of a search (:meth:`choose_ply`,
-        :meth:`analyse`) with its depth, the best value and the best ply: how a tool
-        follows the deepening without subclassing the bot."""
+        :meth:`analyse`, :meth:`root_values`) with its depth, the best value and the best
+        ply: how a tool follows the deepening without subclassing the bot."""
 
     # -- what a bot gives ---------------------------------------------------------------
 
@@ -201,7 +202,7 @@ class Deepening(Generic[Child]):
             return ply
         self.clock = Clock(stop_time(began, deadline, self.time_budget, self.MARGIN_SHARE))
         with self.paused():
-            return self._deepen(state, began, self.depth_for(state), settle=True)
+            return self._deepen(state, began, self.depth_for(state), settle=True)[0]
 
     def analyse(self, state: GameState, depth: int) -> tuple[float, Ply]:
         """The value (from ``state.to_move``'s view) and the best ply at ``depth``, untimed,
@@ -209,7 +210,7 @@ class Deepening(Generic[Child]):
         self.clock = Clock()
         self.forget()
         with self.paused():
-            ply = self._deepen(state, time.monotonic(), depth)
+            ply, _ = self._deepen(state, time.monotonic(), depth)
         assert self.last_stats is not None
         return self.last_stats.value, ply
 
@@ -225,60 +226,60 @@ class Deepening(Generic[Child]):
             raise ValueError("root_values needs a depth, a time, or both")
         if depth is not None and depth < 1:
             raise ValueError(f"depth must be 1 or more, got {depth}")
+        chosen = None
         if plies is not None:
             for ply in plies:
                 violation = find_violation(state, ply) if ply else "an empty ply"
                 if violation is not None:
                     raise ValueError(f"cannot value the ply {ply}: {violation}")
+            chosen = list(dict.fromkeys(plies))
+            if not chosen:
+                raise ValueError("no plies to value")
         began = time.monotonic()
-        stop = float("inf") if seconds is None else began + seconds
-        self.clock = Clock(stop)
+        self.clock = Clock(float("inf") if seconds is None else began + seconds)
         self.forget()
         with self.paused():
-            self.begin(state)
-            chosen = list(dict.fromkeys(plies)) if plies is not None else self.root_plies(state)
-            root: Root = [(ply, self.root_child(state, ply)) for ply in chosen]
-            values: list[tuple[Ply, float]] = []
-            finished = 0
-            for level in range(1, (depth or MAX_DEPTH) + 1):
-                try:
-                    scores = [
-                        self.searched(child, level - 1, self.LOW, self.HIGH) for _, child in root
-                    ]
-                except OutOfTime:
-                    break
-                order = sorted(range(len(root)), key=lambda i: -scores[i])
-                root = [root[i] for i in order]
-                values = [(root[i][0], scores[order[i]]) for i in range(len(root))]
-                finished = level
-        if not finished:
+            _, values = self._deepen(state, began, depth or MAX_DEPTH, exact=True, plies=chosen)
+        if not values:
             raise OutOfTime(f"not even depth 1 was searched in {seconds} s")
-        self.last_stats = SearchStats(
-            finished, self.clock.nodes, time.monotonic() - began, values[0][1], len(values)
-        )
         return values
 
     # -- the loop -----------------------------------------------------------------------
 
-    def _deepen(self, state: GameState, began: float, max_depth: int, settle: bool = False) -> Ply:
+    def _deepen(
+        self,
+        state: GameState,
+        began: float,
+        max_depth: int,
+        settle: bool = False,
+        exact: bool = False,
+        plies: list[Ply] | None = None,
+    ) -> tuple[Ply, list[tuple[Ply, float]]]:
         """Deepen up to ``max_depth`` until the clock stops; with ``settle``, stop once the
-        value settles the game. The best ply; :attr:`last_stats` says the rest."""
+        value settles the game. ``exact``: every root ply searched with the full window
+        (its exact value, not a bound; :meth:`root_values`), ``plies`` instead of the bot's
+        own when given. The ply to play and every root ply's value at the last finished
+        depth, best first (none if none finished); :attr:`last_stats` says the rest."""
         self.begin(state)
-        plies = self.root_plies(state)
+        if plies is None:
+            plies = self.root_plies(state)
         try:
             root: Root = [(ply, self.root_child(state, ply)) for ply in plies]
         except OutOfTime:
             root = []
+        iteration = self._exact_iteration if exact else self._iteration
         best, value, finished = plies[0], 0.0, 0
+        values: list[tuple[Ply, float]] = []
         for depth in range(1, max_depth + 1 if root else 1):
             progress = _Progress()
             try:
-                value, root = self._iteration(root, depth, progress)
+                value, root, scores = iteration(root, depth, progress)
             except OutOfTime:
                 if self.KEEP_PARTIAL and progress.searched:
                     best, value = progress.best, progress.value
                 break
             best, finished = root[0][0], depth
+            values = [(ply, score) for (ply, _), score in zip(root, scores, strict=True)]
             if self.on_iteration is not None:
                 self.on_iteration(depth, value, best)
             if (settle and self.settled(value)) or time.monotonic() >= self.clock.stop:
@@ -286,11 +287,14 @@ class Deepening(Generic[Child]):
         self.last_stats = SearchStats(
             finished, self.clock.nodes, time.monotonic() - began, value, len(plies)
         )
-        return best
+        return best, values
 
-    def _iteration(self, root: Root, depth: int, progress: _Progress) -> tuple[float, Root]:
-        """Every root ply searched to ``depth``: the best value, and the plies best first
-        (the best ahead of any other within its bar)."""
+    def _iteration(
+        self, root: Root, depth: int, progress: _Progress
+    ) -> tuple[float, Root, list[float]]:
+        """Every root ply searched to ``depth``: the best value, the plies best first (the
+        best ahead of any other within its bar), and their values in that order (bounds but
+        for the best's)."""
         alpha = best_value = self.LOW
         best = 0
         scores = []
@@ -302,7 +306,17 @@ class Deepening(Generic[Child]):
                 progress.best, progress.value = ply, value
             progress.searched += 1
         order = sorted(range(len(root)), key=lambda i: (i != best, -scores[i]))
-        return best_value, [root[i] for i in order]
+        return best_value, [root[i] for i in order], [scores[i] for i in order]
+
+    def _exact_iteration(
+        self, root: Root, depth: int, progress: _Progress
+    ) -> tuple[float, Root, list[float]]:
+        """Every root ply searched to ``depth`` with the full window: the best value, the
+        plies by their exact values, best first, and the values. Nothing is proved before
+        all are searched, so ``progress`` keeps nothing to play from a cut-short one."""
+        scores = [self.searched(child, depth - 1, self.LOW, self.HIGH) for _, child in root]
+        order = sorted(range(len(root)), key=lambda i: -scores[i])
+        return scores[order[0]], [root[i] for i in order], [scores[i] for i in order]
 
 
 LEAF_ENTRIES: Final = 200_000

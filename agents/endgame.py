@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from agents.pursuit import BATTLE, CAPTURE, PursuitTable, pursuit_table
 from engine import GameState, Kind, battle_outcomes
-from engine.battle import is_certain_win
+from engine.battle import beats_for_sure, is_certain_win
 from engine.kinds import HUMANS, WEREWOLVES, opponent
 from engine.rules import DEFAULT_RULES, Rules, Variant
 from engine.state import Move, Ply, neighbour_table
@@ -83,7 +83,7 @@ def find_endgame(state: GameState, rules: Rules = DEFAULT_RULES) -> Endgame | No
     if len(mine) != 1 or len(theirs) != 1:
         return None
     (own, n), (other, m) = mine[0], theirs[0]
-    if n == m or 2 * max(n, m) >= 3 * min(n, m) or any(h <= max(n, m) for _, h in houses):
+    if n == m or beats_for_sure(max(n, m), min(n, m)) or any(h <= max(n, m) for _, h in houses):
         return None
     blocked = frozenset(pos for pos, _ in houses)
     leads = n > m

@@ -45,9 +45,9 @@ import heapq
 import math
 from typing import Final, NamedTuple
 
-from agents.geometry import Group
 from engine import GameState, Kind, battle_outcomes, end_of_game, expected_survivors
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
+from engine.state import Group
 
 WIN: Final = 1_000_000.0
 """A won game, from the winner's point of view; search adds a bonus for winning sooner."""

@@ -16,20 +16,18 @@ The score of the board after our ply (our side's view, the enemy moves next):
   us for certain two cells away pushes it off.
 """
 
-import random
 import time
-from typing import Any
 
 import attrs
 
-from agents.geometry import Group, distance
-from agents.options import option, read_options
+from agents.options import option
+from agents.stateless import Stateless
 from engine import GameState, Kind, Move, Ply, battle_outcomes, expected_survivors, opponent
 from engine.battle import is_certain_win
 from engine.kinds import HUMANS
 from engine.legality import find_violation
 from engine.resolution import resolve_ply
-from engine.state import neighbour_table
+from engine.state import Group, distance, neighbour_table
 
 HUMAN_PULL = 0.5
 THREAT = 0.9
@@ -113,9 +111,7 @@ def candidates(state: GameState, x: int, y: int, count: int) -> list[Ply]:
         (Move(x, y, count, t % cols, t // cols),) for t in neighbour_table(rows, cols)[pos]
     ]
     houses = sorted(
-        (max(abs(hx - x), abs(hy - y)), hx, hy, h)
-        for hx, hy, h in state.groups(HUMANS)
-        if h < count
+        (distance((hx, hy), (x, y)), hx, hy, h) for hx, hy, h in state.groups(HUMANS) if h < count
     )
     steps: list[tuple[tuple[int, int], int]] = []
     for _, hx, hy, h in houses:
@@ -143,17 +139,11 @@ class GreedyOptions:
     seed: int | None = option(int, None, "shuffles the candidates before scoring")
 
 
-class GreedyAgent:
+class GreedyAgent(Stateless):
     """Scores each candidate ply one step ahead and plays the best (see the module docstring)."""
 
     name = "greedy"
     Options = GreedyOptions
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def new_game(self, species: Kind, state: GameState) -> None:
-        """Nothing to forget."""
 
     def choose_ply(self, state: GameState, deadline: float) -> Ply:
         me = state.to_move
@@ -183,8 +173,4 @@ class GreedyAgent:
 
 OPTIONS = GreedyOptions
 """The bot's options, for the registry (:func:`agents.registry.options_of`)."""
-
-
-def make(**options: Any) -> GreedyAgent:
-    """A new ``greedy`` bot; ``options``: those of :class:`GreedyOptions` (others are refused)."""
-    return GreedyAgent(read_options("greedy", GreedyOptions, options).seed)
+make = GreedyAgent.make

@@ -31,15 +31,14 @@ the opponent's.
 
 import random
 from collections.abc import Callable, Iterable
-from typing import Any
 
 import attrs
 
-from agents.geometry import Group
-from agents.options import option, read_options
-from engine import GameState, Kind, Move, Ply, opponent
+from agents.options import option
+from agents.stateless import Stateless
+from engine import GameState, Move, Ply, beats_for_sure, distance, opponent
 from engine.kinds import HUMANS
-from engine.state import MAX_COUNT, neighbour_table
+from engine.state import MAX_COUNT, Group, neighbour_table
 
 Cell = tuple[int, int]
 THREAT_DISTANCE = 2
@@ -56,25 +55,13 @@ class Order:
     goal: Cell | None
 
 
-def apart(a: tuple[int, ...], b: tuple[int, ...]) -> int:
-    """King moves between two cells, or groups (``(x, y)`` or ``(x, y, count)``), as
-    :func:`agents.geometry.distance`."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-
-
-def beats_for_sure(attackers: int, defenders: int) -> bool:
-    """Whether ``attackers`` win a fight with ``defenders`` of the other species for sure
-    (the rule book's 1.5 times)."""
-    return 2 * attackers >= 3 * defenders
-
-
 def takes_first(group: Group, house: Group, enemies: Iterable[Group]) -> bool:
     """Whether ``group``, moving now, can convert ``house`` before any enemy group big
     enough to convert it reaches it."""
     if group[2] < house[2]:
         return False
-    ours = apart(group, house)
-    return all(ours <= apart(e, house) for e in enemies if e[2] >= house[2])
+    ours = distance(group, house)
+    return all(ours <= distance(e, house) for e in enemies if e[2] >= house[2])
 
 
 def direction(source: Group | Cell, goal: Group | Cell) -> Cell:
@@ -97,7 +84,7 @@ def race_orders(group: Group, houses: list[Group], enemies: list[Group]) -> list
     removed from ``houses``."""
     targets = sorted(
         (h for h in houses if takes_first(group, h, enemies)),
-        key=lambda h: (-h[2], apart(group, h), h[1], h[0]),
+        key=lambda h: (-h[2], distance(group, h), h[1], h[0]),
     )
     if not targets:
         return []
@@ -122,13 +109,13 @@ def plan(state: GameState) -> list[Order]:
     for group in groups:
         source, count = (group[0], group[1]), group[2]
         beaten = [e for e in enemies if beats_for_sure(count, e[2])]
-        strike = [e for e in beaten if apart(group, e) == 1]
+        strike = [e for e in beaten if distance(group, e) == 1]
         if strike:
             orders.append(Order(source, count, max(strike, key=lambda e: e[2])[:2]))
         elif race := race_orders(group, houses, enemies):
             orders.extend(race)
         elif beaten:
-            prey = min(beaten, key=lambda e: (apart(group, e), -e[2], e[1], e[0]))
+            prey = min(beaten, key=lambda e: (distance(group, e), -e[2], e[1], e[0]))
             orders.append(Order(source, count, prey[:2]))
         elif group is not groups[0]:
             orders.append(Order(source, count, groups[0][:2]))
@@ -142,7 +129,7 @@ def plan(state: GameState) -> list[Order]:
 
 def _threatened(group: Group, enemies: list[Group]) -> bool:
     return any(
-        apart(group, e) <= THREAT_DISTANCE and beats_for_sure(e[2], group[2]) for e in enemies
+        distance(group, e) <= THREAT_DISTANCE and beats_for_sure(e[2], group[2]) for e in enemies
     )
 
 
@@ -153,17 +140,11 @@ class RacerOptions:
     seed: int | None = option(int, None, "breaks ties between equally good steps")
 
 
-class RacerAgent:
+class RacerAgent(Stateless):
     """Races every group for the houses it takes first (see the module docstring)."""
 
     name = "racer"
     Options = RacerOptions
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def new_game(self, species: Kind, state: GameState) -> None:
-        """Nothing to forget: the racer keeps no memory between turns."""
 
     def choose_ply(self, state: GameState, deadline: float) -> Ply:
         orders = plan(state)
@@ -234,7 +215,7 @@ class Steps:
         allowed = [cell for cell in allowed if cell not in taken] or allowed
         keys = {cell: (self.progress(cell, order), self.danger(cell, count)) for cell in allowed}
         best = min(keys.values())
-        if order.goal is not None and best[0] >= apart(order.source, order.goal):
+        if order.goal is not None and best[0] >= distance(order.source, order.goal):
             return None
         target = self.rng.choice([cell for cell in allowed if keys[cell] == best])
         taken.add(target)
@@ -244,14 +225,14 @@ class Steps:
         """The distance left to the goal (less is better); with no goal, minus the distance
         to the nearest enemy group the part would not attack."""
         if order.goal is not None:
-            return apart(cell, order.goal)
+            return distance(cell, order.goal)
         dangerous = [e for e in self.enemies if not self.wins(order.count, e[2])]
-        return -min((apart(cell, e) for e in dangerous), default=0)
+        return -min((distance(cell, e) for e in dangerous), default=0)
 
     def danger(self, cell: Cell, count: int) -> bool:
         """Whether an enemy group that would attack ``count`` (by :attr:`wins`) is next to
         ``cell``."""
-        return any(apart(cell, e) == 1 and self.wins(e[2], count) for e in self.enemies)
+        return any(distance(cell, e) == 1 and self.wins(e[2], count) for e in self.enemies)
 
     def allowed(self, cell: Cell, count: int) -> bool:
         """Whether ``count`` creatures may step onto ``cell`` in this ply: not a source,
@@ -271,8 +252,4 @@ class Steps:
 
 OPTIONS = RacerOptions
 """The bot's options, for the registry (:func:`agents.registry.options_of`)."""
-
-
-def make(**options: Any) -> RacerAgent:
-    """A new ``racer`` bot; ``options``: those of :class:`RacerOptions` (others are refused)."""
-    return RacerAgent(read_options("racer", RacerOptions, options).seed)
+make = RacerAgent.make

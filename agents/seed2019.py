@@ -54,13 +54,14 @@ from typing import Any
 
 import attrs
 
-from agents.geometry import Group, distance
 from agents.options import option
 from agents.reference_search import WIN, ReferenceAgent
-from engine import BattleOutcome, GameState, Kind, Move, Ply, resolve_ply
+from engine import BattleOutcome, GameState, Kind, Move, Ply, beats_for_sure, resolve_ply
+from engine.battle import win_chance
 from engine.kinds import HUMANS, opponent
 from engine.resolution import Battle
 from engine.rules import Rules, Variant
+from engine.state import Group, distance
 
 DEPTH = 4
 SPEC_RULES = Rules(variant=Variant.SPEC)
@@ -109,8 +110,8 @@ def psi(x: float, alpha: float = PSI_ALPHA) -> float:
 
 
 def p_humans(monsters: int, humans: int) -> float:
-    """The report's equation 2: the chance to win against humans."""
-    return 1.0 if monsters >= humans else monsters / (2 * humans)
+    """The report's equation 2: the chance to win against humans (the rule book's)."""
+    return 1.0 if monsters >= humans else win_chance(monsters, humans)
 
 
 def p_monsters(attackers: int, defenders: int) -> float:
@@ -187,10 +188,10 @@ def heuristic(
         human_battles = max([0.0, *gains]) / (ours_total + max_humans)
         monster_targets = []
         for enemy in theirs:
-            if 2 * enemy[2] >= 3 * m and not reckless:
+            if beats_for_sure(enemy[2], m) and not reckless:
                 continue
             d = distance(group, enemy)
-            if 2 * m < 3 * enemy[2] and not reckless:
+            if not beats_for_sure(m, enemy[2]) and not reckless:
                 d = dist
             monster_targets.append((d, enemy))
         monster_score = _direction_score(

@@ -41,13 +41,13 @@ from typing import Any
 
 import attrs
 
-from agents.geometry import Group, distance
 from agents.options import option
 from agents.reference_search import ReferenceAgent
 from engine import GameState, Kind, Ply, apply_ply
 from engine.kinds import HUMANS, opponent
 from engine.movegen import group_moves
 from engine.rules import DEFAULT_RULES, Rules
+from engine.state import Group, distance
 
 DEPTH = 3
 W_UNITS = 10.0

@@ -23,16 +23,14 @@ never onto humans more numerous than the group, nor onto an enemy group it would
 strike; among equal steps one not next to an enemy group that would strike it.
 """
 
-import random
-from typing import Any
-
 import attrs
 
-from agents.geometry import Group
-from agents.options import option, read_options
-from agents.racer import THREAT_DISTANCE, Order, Steps, apart, beats_for_sure, takes_first
-from engine import GameState, Kind, Ply, opponent, win_probability
+from agents.options import option
+from agents.racer import THREAT_DISTANCE, Order, Steps, takes_first
+from agents.stateless import Stateless
+from engine import GameState, Ply, beats_for_sure, distance, opponent, win_probability
 from engine.kinds import HUMANS
+from engine.state import Group
 
 STRIKE_ODDS = 0.6
 """The least chance of winning a random battle for which the striker attacks."""
@@ -51,15 +49,15 @@ def army_order(army: Group, enemies: list[Group], houses: list[Group]) -> Order 
     source, count = (army[0], army[1]), army[2]
     ours = [h for h in houses if takes_first(army, h, enemies)]
     if ours:
-        house = min(ours, key=lambda h: (-h[2], apart(army, h), h[1], h[0]))
+        house = min(ours, key=lambda h: (-h[2], distance(army, h), h[1], h[0]))
         return Order(source, count, house[:2])
-    near = [e for e in enemies if apart(army, e) <= THREAT_DISTANCE]
+    near = [e for e in enemies if distance(army, e) <= THREAT_DISTANCE]
     prey = [e for e in near if favours(count, e[2])]
     if not prey and enemies:
         biggest = max(enemies, key=lambda e: (e[2], -e[1], -e[0]))
         prey = [biggest] if favours(count, biggest[2]) else []
     if prey:
-        target = min(prey, key=lambda e: (apart(army, e), -e[2], e[1], e[0]))
+        target = min(prey, key=lambda e: (distance(army, e), -e[2], e[1], e[0]))
         return Order(source, count, target[:2])
     if any(favours(e[2], count) for e in near):
         return Order(source, count, None)
@@ -77,7 +75,7 @@ def plan(state: GameState) -> list[Order]:
     orders = []
     for group in groups:
         source, count = (group[0], group[1]), group[2]
-        strike = [e for e in enemies if apart(group, e) == 1 and favours(count, e[2])]
+        strike = [e for e in enemies if distance(group, e) == 1 and favours(count, e[2])]
         if strike:
             orders.append(Order(source, count, max(strike, key=lambda e: e[2])[:2]))
         elif group is not army:
@@ -94,17 +92,11 @@ class StrikerOptions:
     seed: int | None = option(int, None, "breaks ties between equally good steps")
 
 
-class StrikerAgent:
+class StrikerAgent(Stateless):
     """Gathers one army and strikes at favourable odds (see the module docstring)."""
 
     name = "striker"
     Options = StrikerOptions
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def new_game(self, species: Kind, state: GameState) -> None:
-        """Nothing to forget: the striker keeps no memory between turns."""
 
     def choose_ply(self, state: GameState, deadline: float) -> Ply:
         orders = plan(state)
@@ -114,9 +106,4 @@ class StrikerAgent:
 
 OPTIONS = StrikerOptions
 """The bot's options, for the registry (:func:`agents.registry.options_of`)."""
-
-
-def make(**options: Any) -> StrikerAgent:
-    """A new ``striker`` bot; ``options``: those of :class:`StrikerOptions` (others are
-    refused)."""
-    return StrikerAgent(read_options("striker", StrikerOptions, options).seed)
+make = StrikerAgent.make

@@ -47,12 +47,12 @@ from typing import Any
 
 import attrs
 
-from agents.geometry import Group, distance
 from agents.options import option
 from agents.reference_search import ReferenceAgent
 from engine import GameState, Kind, Move, Ply, expected_survivors, resolve_ply
 from engine.kinds import HUMANS, opponent
 from engine.rules import Rules, Variant
+from engine.state import Group, distance
 
 HUM_THRESH = 4
 ENEMY_THRESH = 2
@@ -97,7 +97,7 @@ def step_away(state: GameState, group: Group, enemy: Group) -> tuple[int, int]:
         for dx in (-1, 0, 1)
         if (dx, dy) != (0, 0) and 0 <= x + dx < state.cols and 0 <= y + dy < state.rows
     ]
-    return max(cells, key=lambda c: max(abs(c[0] - enemy[0]), abs(c[1] - enemy[1])))
+    return max(cells, key=lambda c: distance(c, enemy))
 
 
 def nearest(group: Group, targets: list[Group], count: int) -> list[Group]:

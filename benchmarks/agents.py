@@ -32,7 +32,7 @@ from contextlib import ExitStack
 
 from agents.registry import BOTS, make_agent
 from benchmarks.versions import ROOT, Answer, BotFailed, Searcher, checkout
-from engine import GameState, Ply, apply_ply, end_of_game
+from engine import GameState, apply_ply, end_of_game, ply_text
 from vvw.mapchoice import resolve_maps
 
 DEFAULT_MAPS = "thetrap,testmap2,gen-30x30"
@@ -64,11 +64,6 @@ def positions(maps: list[str], plies: list[int]) -> Iterator[tuple[str, GameStat
             yield label, state
 
 
-def show_ply(ply: Ply) -> str:
-    """``4,3>3,2 (4)`` per move, joined by ``+``."""
-    return "+".join(f"{m.x},{m.y}>{m.tx},{m.ty}({m.count})" for m in ply)
-
-
 def row(bot: str, where: str, version: str, answer: Answer) -> str:
     if answer.depth is None:
         figures = f"{'no search':>34}"
@@ -77,7 +72,7 @@ def row(bot: str, where: str, version: str, answer: Answer) -> str:
             f"{answer.depth:>5} {answer.nodes:>8} {answer.nodes_per_second:>11.0f}"
             f" {answer.seconds:>7.2f}"
         )
-    return f"{bot:<15} {where:<30} {version:<9} {figures}  {show_ply(answer.ply)}"
+    return f"{bot:<15} {where:<30} {version:<9} {figures}  {ply_text(answer.ply)}"
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -44,8 +44,8 @@ from protocol.records import Command, Direction, Frame, Record, Skip
 from server.settings import Settings
 from vvw.ladder.queries import LadderReader
 from vvw.ladder.settings import LadderMap, LadderSettings
+from vvw.ladder.snapshot import Snapshot
 from vvw.ladder.store import LadderStore
-from vvw.ladder.stored import Snapshot
 from vvw.ladder.tables import ratings_of
 from vvw.mapchoice import resolve_maps
 from vvw.transcripts import read_transcript

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 
 from engine.mapfile import GameMap
 from engine.mapgen import generate_map
+from engine.state import distance
 
 SIDES = (10, 15, 20, 25, 30)
 MIN_START_DISTANCE = 4
@@ -50,7 +51,7 @@ def start_distance(game_map: GameMap) -> int:
     """The Chebyshev distance between the two starts of a map."""
     vx, vy, _ = game_map.vampires
     wx, wy, _ = game_map.werewolves
-    return max(abs(vx - wx), abs(vy - wy))
+    return distance((vx, vy), (wx, wy))
 
 
 def target_maps(per_size: int) -> Iterator[str]:

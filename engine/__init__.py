@@ -13,6 +13,7 @@ hypothesis strategies for testing a reimplementation of the rules.
 from engine.battle import (
     BattleOutcome,
     battle_outcomes,
+    beats_for_sure,
     expected_survivors,
     sample_battle,
     win_probability,
@@ -24,7 +25,7 @@ from engine.legality import IllegalPly, MalformedPly, Rule, as_ply, check_ply, f
 from engine.resolution import Battle, PlyResult, apply_ply, ply_outcomes, resolve_ply
 from engine.result import GameResult, PlayerRecord, Termination
 from engine.rules import Rules, Variant
-from engine.state import GameState, Move, Ply
+from engine.state import GameState, Group, Move, Ply, distance, ply_text
 
 __all__ = [
     "EMPTY",
@@ -39,6 +40,7 @@ __all__ = [
     "GameEnd",
     "GameResult",
     "GameState",
+    "Group",
     "IllegalPly",
     "Kind",
     "Limits",
@@ -56,12 +58,15 @@ __all__ = [
     "apply_ply",
     "as_ply",
     "battle_outcomes",
+    "beats_for_sure",
     "check_ply",
+    "distance",
     "end_of_game",
     "expected_survivors",
     "find_violation",
     "opponent",
     "ply_outcomes",
+    "ply_text",
     "resolve_ply",
     "sample_battle",
     "totals",

@@ -14,7 +14,7 @@ import random
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from engine.kinds import HUMANS, Kind, opponent
 from engine.rules import Variant
@@ -69,9 +69,26 @@ def _check_sides(attackers: int, defenders: int) -> None:
 
 
 def win_probability(attackers: int, defenders: int, exact: bool = False) -> Probability:
-    """The attackers' chance to win a random battle (rule book, "Random battle")."""
+    """The attackers' chance to win a random battle (rule book, "Random battle"): a
+    ``Fraction`` when ``exact``, else a float."""
     _check_sides(attackers, defenders)
-    one = Fraction(1) if exact else 1.0
+    if exact:
+        return _random_battle(Fraction(1), attackers, defenders)
+    return _random_battle(1.0, attackers, defenders)
+
+
+def win_chance(attackers: int, defenders: int) -> float:
+    """:func:`win_probability` as a float, without the checks: for the inner loops of bots
+    and of the judge (the counts are a board's: 1..255)."""
+    return _random_battle(1.0, attackers, defenders)
+
+
+One = TypeVar("One", float, Fraction)
+
+
+def _random_battle(one: One, attackers: int, defenders: int) -> One:
+    """The attackers' chance in ``one``'s arithmetic: ``A / 2E`` below ``E``, ``A / E − ½``
+    from ``E`` up."""
     if attackers == defenders:
         return one / 2
     if attackers < defenders:
@@ -87,6 +104,13 @@ def is_certain_win(attackers: int, defenders: int, defender: Kind) -> bool:
         raise ValueError("an empty cell has no defenders")
     if defender == HUMANS:
         return attackers >= defenders
+    return beats_for_sure(attackers, defenders)
+
+
+def beats_for_sure(attackers: int, defenders: int) -> bool:
+    """Whether ``attackers`` kill ``defenders`` of the other species with no battle: at
+    least 1.5 times as many, ``2·A ≥ 3·E``. :func:`is_certain_win` without the checks, for
+    the inner loops of bots and of the judge (the counts are a board's: 1..255)."""
     return 2 * attackers >= 3 * defenders
 
 
@@ -131,7 +155,7 @@ def outcome_table(
     if is_certain_win(attackers, defenders, defender):
         survivors = attackers + defenders if defender == HUMANS else attackers
         return (BattleOutcome(one, attacker, survivors),)
-    if variant == Variant.SPEC and defender != HUMANS and 2 * defenders >= 3 * attackers:
+    if variant == Variant.SPEC and defender != HUMANS and beats_for_sure(defenders, attackers):
         return (BattleOutcome(one, defender, defenders),)
     p = win_probability(attackers, defenders, exact)
     fighters = attackers + defenders if defender == HUMANS else attackers

@@ -228,7 +228,4 @@ class Game:
 
 def _illegal_text(error: IllegalPly) -> str:
     """The rule broken and the move that broke it."""
-    if error.move is None:
-        return str(error)
-    x, y, count, tx, ty = error.move
-    return f"{error} [move ({x},{y}) {count} -> ({tx},{ty})]"
+    return str(error) if error.move is None else f"{error} [move {error.move}]"

@@ -1,10 +1,12 @@
-"""Moves, plies and the game state.
+"""Moves, plies and the game state; a ply's text, groups and the distance between cells.
 
 The state is an immutable, hashable value that is cheap to build; a cell is known by
-``pos = y * cols + x``, so a state can key a transposition table as it is.
+``pos = y * cols + x``, so a state can key a transposition table as it is. Creatures step
+to any of a cell's eight neighbours (:func:`neighbour_table`), so the plies between two
+cells are their king-move distance (:func:`distance`).
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -33,11 +35,29 @@ class Move(NamedTuple):
         return (self.tx, self.ty)
 
     def __str__(self) -> str:
-        return f"{self.count} from ({self.x},{self.y}) to ({self.tx},{self.ty})"
+        """``(4,3)->(3,2) x4``: the move as every tool writes it."""
+        return f"({self.x},{self.y})->({self.tx},{self.ty}) x{self.count}"
 
 
 Ply = tuple[Move, ...]
 """One player's turn: a non-empty tuple of moves applied at once."""
+
+
+def ply_text(moves: Sequence[Move]) -> str:
+    """``(4,3)->(3,2) x4 (5,0)->(6,0) x2``: a ply as every tool writes it; ``(no moves)``."""
+    return " ".join(map(str, moves)) or "(no moves)"
+
+
+Group = tuple[int, int, int]
+"""A cell's creatures as :meth:`GameState.groups` gives them: ``(x, y, count)``."""
+
+
+def distance(a: Sequence[int], b: Sequence[int]) -> int:
+    """The plies a group needs to go from cell ``a`` to cell ``b`` (each ``(x, y)`` or a
+    :data:`Group`): creatures step to any of the 8 neighbours, so the king-move (Chebyshev)
+    distance ``max(|dx|, |dy|)``."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
 
 Cell = tuple[int, int, int]
 """A non-empty cell inside a state: ``(pos, kind, count)``."""
@@ -192,7 +212,7 @@ class GameState:
         kind, count = self.contents.get(y * self.cols + x, (EMPTY, 0))
         return Kind(kind), count
 
-    def groups(self, kind: Kind) -> list[tuple[int, int, int]]:
+    def groups(self, kind: Kind) -> list[Group]:
         """``(x, y, count)`` of every cell holding ``kind``, row-major."""
         cols = self.cols
         return [(pos % cols, pos // cols, n) for pos, k, n in self.cells if k == kind]

@@ -7,6 +7,8 @@ all feed it bytes and get messages back.
 
 from typing import NamedTuple
 
+from engine.state import Move, ply_text
+
 MoveBytes = tuple[int, int, int, int, int]
 """One move as sent: ``(x, y, count, tx, ty)``."""
 CellBytes = tuple[int, int, int, int, int]
@@ -282,12 +284,12 @@ def _cells_text(cells: tuple[CellBytes, ...]) -> str:
 
 
 def describe(message: Message) -> str:
-    """A short human-readable rendering for logs: ``MOV (4,3) 4→(3,2)``…"""
+    """A short human-readable rendering for logs: ``MOV 1: (4,3)->(3,2) x4``…"""
     match message:
         case Nme(name):
             return f"NME {Nme(name).text!r}"
         case Mov(moves):
-            body = " ".join(f"({x},{y}) {n}→({tx},{ty})" for x, y, n, tx, ty in moves)
+            body = ply_text([Move(*move) for move in moves])
             return f"MOV {len(moves)}: {body}" if moves else "MOV 0 (no moves)"
         case Set(rows, cols):
             return f"SET {rows} rows × {cols} columns"

@@ -130,8 +130,6 @@ def encode(record: records.Record) -> str:
 
 RecordSink = Callable[[records.Record], None]
 """Where a writer's records go, each as it is made (a file writes its :func:`encode`)."""
-LineSink = Callable[[str], None]
-"""Where lines go, each as its JSON text without the newline."""
 
 
 class TranscriptWriter:

@@ -12,8 +12,6 @@ that direction is then only reported as bytes, since nothing tells where the nex
 starts.
 """
 
-from collections.abc import Sequence
-
 import attrs
 
 from engine import Battle, GameState, IllegalPly, Kind, Move, find_violation, resolve_ply
@@ -218,8 +216,3 @@ class ConnectionWatch:
         return Played(
             at, state.to_move, state.ply + 1, moves, state, after, battles, at - asked_at, violation
         )
-
-
-def moves_text(moves: Sequence[Move]) -> str:
-    """``(4,3)->(3,2) x4 (5,0)->(6,0) x2``: a ply as the logs write it."""
-    return " ".join(f"({m.x},{m.y})->({m.tx},{m.ty}) x{m.count}" for m in moves) or "(no moves)"

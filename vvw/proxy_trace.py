@@ -6,10 +6,10 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from engine import GameState
+from engine import GameState, ply_text
 from protocol.codec import describe
 from protocol.records import Direction
-from protocol.watch import Began, Ended, Event, Garbled, Odd, Played, Said, Told, moves_text
+from protocol.watch import Began, Ended, Event, Garbled, Odd, Played, Said, Told
 
 
 class Trace:
@@ -81,11 +81,11 @@ class Trace:
                 f"{head} !! ILLEGAL ply {played.ply_number} by the {side}{think}:"
                 f" {played.violation}",
                 f"{'':8}move {move if move is not None else '(none)'}; the ply:"
-                f" {moves_text(played.moves)}",
+                f" {ply_text(played.moves)}",
             ]
         if self.quiet:
             return []
-        out = [f"{head} ply {played.ply_number} {side}{think}: {moves_text(played.moves)}"]
+        out = [f"{head} ply {played.ply_number} {side}{think}: {ply_text(played.moves)}"]
         for battle in played.battles:
             out.append(
                 f"{'':8}random battle at ({battle.x},{battle.y}): {battle.attackers}"

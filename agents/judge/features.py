@@ -10,20 +10,19 @@ left and the board's size, and a pursuit endgame's exact chance. Pure Python, no
 the analysis calls it at the leaves of its search, the training (``training.learn``) on
 every position of the corpus.
 
-Distances are in plies of one group: a creature steps to any of its 8 neighbours, so
-the distance between two cells is ``max(|dx|, |dy|)``.
+Distances are in plies of one group (:func:`engine.distance`); the sure strikes and the
+random battles' chances are the engine's rules (:func:`engine.beats_for_sure`,
+:func:`engine.battle.win_chance`).
 """
 
 import math
 from collections.abc import Sequence
 
 from agents.endgame import endgame_chance
+from engine.battle import beats_for_sure, win_chance
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
 from engine.rules import DEFAULT_RULES, Rules
-from engine.state import GameState
-
-Group = tuple[int, int, int]
-"""``(x, y, count)`` of a cell holding creatures."""
+from engine.state import GameState, Group, distance
 
 NAMES: tuple[str, ...] = (
     "lead",
@@ -57,27 +56,6 @@ NAMES: tuple[str, ...] = (
 """The features, in the order :func:`features` gives them (the shipped weights name them)."""
 
 
-def chebyshev(a: Group, b: Group) -> int:
-    """Plies for a group at ``a`` to reach ``b``'s cell."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-
-
-def sure(attackers: int, defenders: int) -> bool:
-    """Whether ``attackers`` kill ``defenders`` (monsters) for sure: at least 1.5 times."""
-    return 2 * attackers >= 3 * defenders
-
-
-def win_chance(attackers: int, defenders: int) -> float:
-    """The attackers' chance to win against monsters (rule book, "Random battle")."""
-    if sure(attackers, defenders):
-        return 1.0
-    if attackers == defenders:
-        return 0.5
-    if attackers < defenders:
-        return attackers / (2 * defenders)
-    return attackers / defenders - 0.5
-
-
 def race(
     own: Sequence[Group],
     other: Sequence[Group],
@@ -91,8 +69,8 @@ def race(
     own_first = other_first = now = 0
     for house in humans:
         n = house[2]
-        mine = min((chebyshev(g, house) for g in own if g[2] >= n), default=None)
-        theirs = min((chebyshev(g, house) for g in other if g[2] >= n), default=None)
+        mine = min((distance(g, house) for g in own if g[2] >= n), default=None)
+        theirs = min((distance(g, house) for g in other if g[2] >= n), default=None)
         mine = mine if mine is not None and mine <= turns else None
         theirs = theirs if theirs is not None and theirs <= other_turns else None
         if mine is not None and (theirs is None or mine <= theirs):
@@ -110,8 +88,8 @@ def strikes(attack: Sequence[Group], defence: Sequence[Group], reach: int) -> tu
     killed = 0
     gamble = 0.0
     for d in defence:
-        near = [a for a in attack if chebyshev(a, d) <= reach]
-        if any(sure(a[2], d[2]) for a in near):
+        near = [a for a in attack if distance(a, d) <= reach]
+        if any(beats_for_sure(a[2], d[2]) for a in near):
             killed += d[2]
         elif near:
             gamble = max(gamble, max(win_chance(a[2], d[2]) for a in near))
@@ -143,10 +121,10 @@ def features(state: GameState, rules: Rules = DEFAULT_RULES) -> list[float]:
     endangered, other_gamble = strikes(other, own, 2)
     in_reach, _ = strikes(own, other, 2)
     diagonal = max(state.rows, state.cols)
-    nearest = min((chebyshev(a, b) for a in own for b in other), default=diagonal)
+    nearest = min((distance(a, b) for a in own for b in other), default=diagonal)
     big_own = max(own, key=lambda g: g[2], default=None)
     big_other = max(other, key=lambda g: g[2], default=None)
-    apart = chebyshev(big_own, big_other) if big_own and big_other else diagonal
+    apart = distance(big_own, big_other) if big_own and big_other else diagonal
     return [
         (o - e) / fighters,
         math.log((o + 1) / (e + 1)),

@@ -1,8 +1,8 @@
-"""The logistic function and its inverse, the one pair of the project.
+"""The logistic function, its logarithm and its inverse: the project's one copy of each.
 
 The judge's chances (:mod:`agents.judge.learned`, :mod:`agents.judge.curve`) and the
 ratings (``vvw.records.stats``, the ladder's) read a log-odds as a chance through
-:func:`sigmoid`; :func:`logit` goes back.
+:func:`sigmoid` (the ladder's ratings its log, :func:`log_sigmoid`); :func:`logit` goes back.
 """
 
 import math
@@ -14,6 +14,11 @@ def sigmoid(z: float) -> float:
         return 1.0 / (1.0 + math.exp(-z))
     e = math.exp(z)
     return e / (1.0 + e)
+
+
+def log_sigmoid(z: float) -> float:
+    """``log(sigmoid(z))``, accurate at both ends (a log-likelihood's terms)."""
+    return -math.log1p(math.exp(-z)) if z >= 0 else z - math.log1p(math.exp(z))
 
 
 def logit(chance: float) -> float:

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from engine.kinds import VAMPIRES, WEREWOLVES
 from engine.legality import Rule
-from engine.state import MAX_COUNT, GameState, Move, Ply, neighbour_table
+from engine.state import MAX_COUNT, GameState, Move, Ply, distance, neighbour_table
 
 BYTE = 255
 """The largest coordinate or count the protocol can send."""
@@ -168,7 +168,7 @@ def _not_adjacent(state: GameState, base: Ply, rng: random.Random) -> Ply | None
             (px, py)
             for px in range(max(0, x - 3), min(state.cols, x + 4))
             for py in range(max(0, y - 3), min(state.rows, y + 4))
-            if max(abs(px - x), abs(py - y)) >= 2
+            if distance((px, py), (x, y)) >= 2
         ]
         if far:
             tx, ty = rng.choice(far)

@@ -78,6 +78,19 @@ def test_a_ply_the_candidates_never_offer_is_valued_too(bot: str) -> None:
     assert value < max(valued.values())  # leaving 5 behind and converting nothing is worse
     with pytest.raises(ValueError, match="cannot value the ply"):
         agent.root_values(CROSSING, depth=2, plies=[(Move(1, 1, 7, 2, 2),)])
+    with pytest.raises(ValueError, match="no plies to value"):
+        agent.root_values(CROSSING, depth=2, plies=[])
+
+
+@pytest.mark.parametrize("bot", SEARCH_BOTS)
+def test_root_values_deepen_as_a_search_does_and_say_each_depth(bot: str) -> None:
+    heard: list[tuple[int, float]] = []
+    agent = search_bot(bot, on_iteration=lambda depth, value, best: heard.append((depth, value)))
+    values = agent.root_values(CROSSING, depth=3)
+    assert [depth for depth, _ in heard] == [1, 2, 3]
+    assert heard[-1][1] == values[0][1]
+    assert agent.last_stats is not None and agent.last_stats.depth == 3
+    assert agent.last_stats.candidates == len(values)
 
 
 def test_ply_value_is_the_root_value_of_that_ply() -> None:

@@ -10,7 +10,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents.arena import play_game
-from agents.geometry import distance
 from agents.racer import split_parts
 from agents.registry import BOTS, make_agent
 from agents.striker import favours
@@ -25,6 +24,7 @@ from engine import (
     OnTimeout,
     Ply,
     apply_ply,
+    distance,
     end_of_game,
     find_violation,
     resolve_ply,

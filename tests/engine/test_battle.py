@@ -8,7 +8,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import EMPTY, HUMANS, VAMPIRES, WEREWOLVES, Variant, battle_outcomes, win_probability
-from engine.battle import expected_survivors, is_certain_win, sample_battle
+from engine.battle import (
+    beats_for_sure,
+    expected_survivors,
+    is_certain_win,
+    sample_battle,
+    win_chance,
+)
 from engine.resolution import encounter_outcomes
 
 count = st.integers(1, 120)
@@ -30,6 +36,15 @@ def test_win_probability_follows_the_three_cases(a: int, d: int) -> None:
         assert p == Fraction(a, 2 * d)
     else:
         assert p == Fraction(a, d) - Fraction(1, 2)
+
+
+@given(st.integers(1, 255), st.integers(1, 255))
+def test_the_unchecked_twins_answer_as_the_checked_rules(a: int, d: int) -> None:
+    assert beats_for_sure(a, d) is is_certain_win(a, d, WEREWOLVES)
+    assert beats_for_sure(a, d) is (len(battle_outcomes(VAMPIRES, a, WEREWOLVES, d)) == 1)
+    assert type(win_chance(a, d)) is float
+    assert win_chance(a, d) == win_probability(a, d)
+    assert win_chance(a, d) == pytest.approx(win_probability(a, d, exact=True), rel=1e-15)
 
 
 @given(count, count, defender_kind)

@@ -248,7 +248,7 @@ def test_an_illegal_ply_loses_with_the_rule_and_the_move() -> None:
         0,
     )
     assert result.detail.startswith("alice: rule 3 (")
-    assert result.detail.endswith("[move (0,0) 4 -> (1,0)]")
+    assert result.detail.endswith("[move (0,0)->(1,0) x4]")
     assert game.state is START  # nothing played
 
 

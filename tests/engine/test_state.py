@@ -5,8 +5,20 @@ import pickle
 import pytest
 from hypothesis import given
 
-from engine import EMPTY, HUMANS, VAMPIRES, WEREWOLVES, GameState, Kind, Move, opponent
+from engine import (
+    EMPTY,
+    HUMANS,
+    VAMPIRES,
+    WEREWOLVES,
+    GameState,
+    Kind,
+    Move,
+    distance,
+    opponent,
+    ply_text,
+)
 from engine.mapfile import load_map
+from engine.state import neighbour_table
 from engine.testing.strategies import game_states
 from tests.helpers.boards import board
 from tests.helpers.maps import MAPS
@@ -119,4 +131,32 @@ def test_draw_shows_the_board_row_by_row() -> None:
 def test_a_move_reads_as_what_it_does() -> None:
     move = Move(1, 2, 3, 2, 2)
     assert (move.source, move.target) == ((1, 2), (2, 2))
-    assert str(move) == "3 from (1,2) to (2,2)"
+    assert str(move) == "(1,2)->(2,2) x3"
+
+
+def test_a_ply_reads_as_its_moves_in_order() -> None:
+    ply = (Move(4, 3, 4, 3, 2), Move(5, 0, 2, 6, 0))
+    assert ply_text(ply) == "(4,3)->(3,2) x4 (5,0)->(6,0) x2"
+    assert ply_text(()) == "(no moves)"
+
+
+@given(game_states())
+def test_the_distance_between_cells_is_the_plies_a_group_needs(state: GameState) -> None:
+    """From one cell, the cells ``d`` plies away (stepping to neighbours) are those at
+    :func:`engine.distance` ``d``."""
+    table = neighbour_table(state.rows, state.cols)
+    start = next(iter(state.contents), 0)
+    plies = {start: 0}
+    frontier = [start]
+    while frontier:
+        reached = []
+        for pos in frontier:
+            for step in table[pos]:
+                if step not in plies:
+                    plies[step] = plies[pos] + 1
+                    reached.append(step)
+        frontier = reached
+    cell = (start % state.cols, start // state.cols)
+    assert len(plies) == state.rows * state.cols
+    for pos, steps in plies.items():
+        assert distance(cell, (pos % state.cols, pos // state.cols, 1)) == steps

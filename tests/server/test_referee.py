@@ -182,11 +182,11 @@ ILLEGAL = [
     # rule, ply at the vampires' first turn, text the detail must contain
     ("1", b"MOV\x00", "rule 1 (a ply must contain at least one move)"),
     ("2", mov((5, 4, 0, 4, 3)), "rule 2 (every move must move at least one creature)"),
-    ("3 own", mov((0, 0, 1, 1, 1)), "[move (0,0) 1 -> (1,1)]"),
-    ("3 few", mov((5, 4, 4, 4, 3)), "[move (5,4) 4 -> (4,3)]"),
-    ("4 off", mov((5, 4, 1, 6, 4)), "[move (5,4) 1 -> (6,4)]"),
-    ("4 far", mov((5, 4, 1, 3, 4)), "[move (5,4) 1 -> (3,4)]"),
-    ("6", mov((5, 4, 2, 4, 3), (5, 4, 2, 5, 3)), "[move (5,4) 2 -> (4,3)]"),
+    ("3 own", mov((0, 0, 1, 1, 1)), "[move (0,0)->(1,1) x1]"),
+    ("3 few", mov((5, 4, 4, 4, 3)), "[move (5,4)->(4,3) x4]"),
+    ("4 off", mov((5, 4, 1, 6, 4)), "[move (5,4)->(6,4) x1]"),
+    ("4 far", mov((5, 4, 1, 3, 4)), "[move (5,4)->(3,4) x1]"),
+    ("6", mov((5, 4, 2, 4, 3), (5, 4, 2, 5, 3)), "[move (5,4)->(4,3) x2]"),
 ]
 
 
@@ -205,7 +205,7 @@ async def test_source_is_target_loses():
     result, bots = await _game(scripted({0: split, 1: chain}), shuffle)
     assert (result.winner, result.termination, result.plies) == (W, Termination.ILLEGAL_PLY, 2)
     assert result.detail.startswith("vamp (a): rule 5 (no cell may be both")
-    assert "[move (4,3) 1 -> (5,3)]" in result.detail
+    assert "[move (4,3)->(5,3) x1]" in result.detail
     _said_goodbye(*bots)
 
 

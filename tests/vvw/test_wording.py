@@ -15,7 +15,7 @@ import pytest
 from agents.client import Summary
 from engine import VAMPIRES, WEREWOLVES, GameResult, PlayerRecord, Termination
 from tests.vvw.test_stopping import Command, _appears, bot
-from vvw.analysis.words import chances_text
+from vvw.analysis.sentences import chances_text
 from vvw.cli import main
 from vvw.mapchoice import resolve_maps
 from vvw.running.participants import Participant

@@ -18,8 +18,8 @@ from vvw.analysis.game_analysis import GameAnalysis
 from vvw.analysis.judging import Label, chance_points
 from vvw.analysis.ledger import TurnAnalysis
 from vvw.analysis.luck import BattleLuck
+from vvw.analysis.sentences import battle_words
 from vvw.analysis.sides import SideSummary
-from vvw.analysis.words import battle_words
 
 FORMAT = "vvw-analysis"
 VERSION = 2

@@ -18,7 +18,6 @@ from protocol.reading import TranscriptError
 from protocol.records import Ply as PlyRecord
 from protocol.records import Record
 from protocol.replay import ReplayedTurn, replay
-from vvw.errors import UsageError
 from vvw.transcripts import read_transcript
 
 
@@ -90,11 +89,9 @@ def game_from_records(records: Iterable[Record]) -> PlayedGame:
 
 def game_from_file(source: Path) -> PlayedGame:
     """The game of the transcript file ``source``, with a ply to analyse: a one-line
-    :class:`~vvw.errors.UsageError` or :class:`~protocol.reading.TranscriptError` if not."""
-    try:
-        records = read_transcript(source)
-    except OSError as error:
-        raise UsageError(f"cannot read {source}: {error.strerror or error}") from None
+    :class:`~protocol.reading.TranscriptError` if it holds none, ``OSError`` if the file
+    cannot be read."""
+    records = read_transcript(source)
     try:
         game = game_from_records(records)
     except ValueError as error:

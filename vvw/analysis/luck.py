@@ -108,8 +108,3 @@ def _mean(scored: Sequence[tuple[Fraction | float, GameState, float]]) -> float:
     """The probability-weighted mean score of some outcomes (exact weights)."""
     total = sum((p for p, _, _ in scored), Fraction(0))
     return float(sum(Fraction(p) * Fraction(s) for p, _, s in scored) / total)
-
-
-def luck_of(side: Kind, battles: Sequence[BattleLuck]) -> float:
-    """The luck credited to ``side`` over ``battles``."""
-    return sum(battle.luck_for(side) for battle in battles)

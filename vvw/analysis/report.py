@@ -11,15 +11,14 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from engine import Kind
+from engine import Kind, ply_text
 from engine.drawing import draw_board, window_around
 from engine.kinds import VAMPIRES, WEREWOLVES
-from protocol.watch import moves_text
 from vvw.analysis.game_analysis import GameAnalysis
 from vvw.analysis.judging import Label
 from vvw.analysis.ledger import TurnAnalysis
+from vvw.analysis.sentences import battle_words, chances_text
 from vvw.analysis.sides import SideSummary
-from vvw.analysis.words import battle_words, chances_text
 
 BARS = "▁▂▃▄▅▆▇█"
 BOARD_WINDOW = 11
@@ -79,7 +78,7 @@ def labelled_table(analysis: GameAnalysis) -> Table | Text:
             chances_text(turn),
             f"{turn.drop:.0f}",
             Text(f"{label.value} {label.symbol}", style=LABEL_STYLE[label]),
-            moves_text(turn.best),
+            ply_text(turn.best),
         )
     return table
 
@@ -122,7 +121,7 @@ def _signed(points: float) -> str:
 
 
 def _played(turn: TurnAnalysis) -> str:
-    return "(turn skipped)" if turn.played is None else moves_text(turn.played)
+    return "(turn skipped)" if turn.played is None else ply_text(turn.played)
 
 
 def swing_board(turn: TurnAnalysis) -> str:

@@ -9,7 +9,7 @@ from engine import Kind
 from vvw.analysis.judging import Label, Thresholds, accuracy
 from vvw.analysis.ledger import TurnAnalysis
 from vvw.analysis.luck import BattleLuck
-from vvw.analysis.words import side_sentence, swing_text
+from vvw.analysis.sentences import side_sentence, swing_text
 
 SWINGS = 3
 """The biggest swings a side's summary shows."""

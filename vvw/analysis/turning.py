@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 import attrs
 
-from agents.geometry import Group
 from engine import GameState, Kind
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
+from engine.state import Group, distance
 from vvw.analysis.ledger import TurnAnalysis
 from vvw.analysis.luck import BattleLuck
 from vvw.wording import plies, plural
@@ -86,10 +86,6 @@ class TurningPoint:
         return parts[0] + ": " + "; ".join(parts[1:]) + "."
 
 
-def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-
-
 def _groups(state: GameState, kind: Kind) -> list[Group]:
     return [(x, y, n) for x, y, k, n in state.board_cells() if k == kind]
 
@@ -98,23 +94,23 @@ def rival_words(start: GameState, side: Kind, house: HouseTaken) -> str:
     """Which of ``side``'s groups on ``start`` could have taken ``house`` first: nearer
     than the taker's nearest group big enough, and big enough itself."""
     cell, humans = house.cell, house.humans
-    takers = [_distance((x, y), cell) for x, y, n in _groups(start, house.taker) if n >= humans]
+    takers = [distance((x, y), cell) for x, y, n in _groups(start, house.taker) if n >= humans]
     theirs = min(takers, default=None)
     able = sorted(
-        (_distance((x, y), cell), -n, x, y)
+        (distance((x, y), cell), -n, x, y)
         for x, y, n in _groups(start, side)
-        if n >= humans and (theirs is None or _distance((x, y), cell) <= theirs)
+        if n >= humans and (theirs is None or distance((x, y), cell) <= theirs)
     )
     who = side.name.lower()
     if not able:
         return f"none of the {who}' groups was as near with {humans} or more"
-    distance, size, x, y = able[0]
+    ours, size, x, y = able[0]
     other = "" if theirs is None else f" against {plies(theirs)} for theirs"
-    if distance == theirs and start.to_move == side:
+    if ours == theirs and start.to_move == side:
         other += ", moving first"
     return (
         f"the {who}' {-size} at ({x},{y}) could have got there first:"
-        f" {plies(distance)} away{other}, and {-size} ≥ {humans}"
+        f" {plies(ours)} away{other}, and {-size} ≥ {humans}"
     )
 
 

@@ -17,6 +17,7 @@ from vvw.analysis.report import print_report
 from vvw.analysis.search import DEFAULT_DEPTH, Settings
 from vvw.analysis.workers import default_jobs
 from vvw.documents import guide
+from vvw.errors import UsageError
 from vvw.paths import write_file
 from vvw.running.terminal import plain_console
 
@@ -40,7 +41,10 @@ def _thresholds(text: str) -> Thresholds:
 
 def run(args: argparse.Namespace) -> int:
     source = Path(args.file)
-    game = game_from_file(source)
+    try:
+        game = game_from_file(source)
+    except OSError as error:
+        raise UsageError(f"cannot read {source}: {error.strerror or error}") from None
     settings = Settings(depth=args.depth, seconds=args.time)
     analysis = analyse_showing_progress(game, settings, args.thresholds, args.jobs)
     data = analysis_json(analysis, transcript_identity(source))

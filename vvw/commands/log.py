@@ -9,7 +9,7 @@ import argparse
 from collections.abc import Iterable
 from pathlib import Path
 
-from engine import Kind
+from engine import Kind, ply_text
 from engine.drawing import draw_board
 from protocol.codec import ALL
 from protocol.printable import printable
@@ -109,9 +109,8 @@ class Renderer:
         return []
 
     def _ply(self, ply: Ply, t: str) -> list[str]:
-        moves = " ".join(f"({m.x},{m.y})->({m.tx},{m.ty}) x{m.count}" for m in ply.moves)
         think = f" [{ply.think:.3f} s]" if ply.think is not None else ""
-        out = [f"{t} ply {ply.ply_number} {_side(ply.side)}: {moves or '(no moves)'}{think}"]
+        out = [f"{t} ply {ply.ply_number} {_side(ply.side)}: {ply_text(ply.moves)}{think}"]
         if ply.violation:
             out.append(f"{'':10}!! illegal: {ply.violation}")
         for battle in ply.battles:

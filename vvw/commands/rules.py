@@ -11,7 +11,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-from engine.battle import is_certain_win, win_probability
+from engine.battle import beats_for_sure, is_certain_win, win_probability
 from engine.kinds import HUMANS, Kind
 from engine.rules import Variant
 from engine.state import MAX_COUNT
@@ -58,7 +58,7 @@ def _how(encounter: Encounter, variant: Variant) -> str:
         if encounter.defender == HUMANS:
             return f"{a} ≥ {d}: the humans are converted, no battle"
         return f"2·{a} ≥ 3·{d}: the defenders are killed, no battle"
-    if variant == Variant.SPEC and encounter.defender != HUMANS and 2 * d >= 3 * a:
+    if variant == Variant.SPEC and encounter.defender != HUMANS and beats_for_sure(d, a):
         return f"2·{d} ≥ 3·{a}: the attackers are killed (spec variant), no battle"
     p = win_probability(a, d, exact=True)
     return f"a random battle, the attackers win with P = {p} = {float(p):.6g}"

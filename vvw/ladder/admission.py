@@ -30,12 +30,12 @@ from server.lobby import Admissions
 from server.player import Player
 from server.transcript import FrameRecorder
 from vvw.ladder.credentials import Credentials, CredentialsError, parse_credentials
+from vvw.ladder.diskthread import StoreThread
 from vvw.ladder.events import Refused
 from vvw.ladder.limiter import FailureLimiter
 from vvw.ladder.notes import refusal_note, send_note
 from vvw.ladder.refusals import Refusal
 from vvw.ladder.store import LadderStore
-from vvw.ladder.storethread import StoreThread
 
 
 @attrs.frozen

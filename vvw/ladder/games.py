@@ -24,14 +24,14 @@ from server.serving import TranscriptKeeper, Transcripts, play_seated
 from server.table import Seats
 from server.transcript import FrameRecorder
 from vvw.ladder.analysing import Analyses
+from vvw.ladder.diskthread import StoreThread
 from vvw.ladder.events import LadderEvent
 from vvw.ladder.notes import note_of, send_note
 from vvw.ladder.pairing import Match
 from vvw.ladder.ratings import Outcome
 from vvw.ladder.schema import transcripts_folder
+from vvw.ladder.snapshot import Pairing, StoredGame
 from vvw.ladder.store import LadderStore
-from vvw.ladder.stored import Pairing, StoredGame
-from vvw.ladder.storethread import StoreThread
 from vvw.ladder.tables import outcomes
 
 

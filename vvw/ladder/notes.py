@@ -23,7 +23,7 @@ from protocol.printable import printable
 from protocol.referee import TURNED_AWAY
 from server.player import Player
 from vvw.ladder.refusals import Refusal
-from vvw.ladder.stored import GameStatus, StoredGame
+from vvw.ladder.snapshot import GameStatus, StoredGame
 from vvw.wording import plies
 
 MAX_NOTE = 4096

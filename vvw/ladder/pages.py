@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from engine import Kind
 from vvw.ladder.ratings import Rating
-from vvw.ladder.stored import GameStatus, StoredGame
+from vvw.ladder.snapshot import GameStatus, StoredGame
 from vvw.ladder.tables import Standing, TeamReport
 from vvw.records.stats import format_elo
 from vvw.records.tally import Tally

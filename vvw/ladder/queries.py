@@ -1,6 +1,6 @@
 """The ladder's file read: :class:`LadderReader`, on a connection of its own.
 
-A page or a rating table reads a consistent :class:`~vvw.ladder.stored.Snapshot` while
+A page or a rating table reads a consistent :class:`~vvw.ladder.snapshot.Snapshot` while
 games go on being written (WAL: readers and the writer never wait for each other). The
 pairing rounds read the return games owed and each team's latest opponents.
 """
@@ -16,7 +16,7 @@ from engine import Kind, Termination
 from vvw.ladder.credentials import name_key
 from vvw.ladder.schema import StoreError, check_file, check_path, connect, transcripts_folder
 from vvw.ladder.settings import LadderSettings
-from vvw.ladder.stored import GameStatus, Pairing, Player, Snapshot, StoredGame
+from vvw.ladder.snapshot import GameStatus, Pairing, Player, Snapshot, StoredGame
 
 GAME_COLUMNS = """
     g.id, g.pairing, g.leg, p.map, p.battle_seed, v.name, w.name, g.started, g.ended,

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from agents.judge.logistic import sigmoid
+from agents.judge.logistic import log_sigmoid, sigmoid
 from vvw.records.stats import Z95
 
 PRIOR_DRAWS = 2.0
@@ -64,11 +64,6 @@ class Rating:
         return self.elo + self.error
 
 
-def _log_sigmoid(x: float) -> float:
-    """``log(sigmoid(x))``, accurate at both ends."""
-    return -math.log1p(math.exp(-x)) if x >= 0 else x - math.log1p(math.exp(x))
-
-
 def _cholesky(matrix: list[list[float]]) -> list[list[float]]:
     """``L`` with ``L Lᵀ = matrix`` (symmetric positive definite)."""
     size = len(matrix)
@@ -105,10 +100,10 @@ class _Problem:
         return 0.0 if i is None else x[i]
 
     def value(self, x: list[float]) -> float:
-        total = sum(PRIOR_DRAWS / 2 * (_log_sigmoid(v) + _log_sigmoid(-v)) for v in x)
+        total = sum(PRIOR_DRAWS / 2 * (log_sigmoid(v) + log_sigmoid(-v)) for v in x)
         for (a, b), (games, score) in self.pairs:
             d = self._at(x, a) - self._at(x, b)
-            total += score * _log_sigmoid(d) + (games - score) * _log_sigmoid(-d)
+            total += score * log_sigmoid(d) + (games - score) * log_sigmoid(-d)
         return total
 
     def slope_and_curvature(self, x: list[float]) -> tuple[list[float], list[list[float]]]:

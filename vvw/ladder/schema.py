@@ -81,7 +81,7 @@ def connect(path: Path, failure: str) -> sqlite3.Connection:
     """A connection to ``path`` in autocommit mode (transactions begun by hand), waiting
     up to 5 s for another writer; :class:`StoreError` (``failure: why``) if none. It may
     be used from any thread, one at a time (the server's calls are made in a worker
-    thread: :mod:`vvw.ladder.storethread`)."""
+    thread: :mod:`vvw.ladder.diskthread`)."""
     try:
         connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     except sqlite3.Error as error:

@@ -14,7 +14,7 @@ process first (:mod:`vvw.ladder.builtinbots`). Each game is played and recorded 
 :mod:`vvw.ladder.games`. A game stopped by the server's stop is recorded as aborted; one
 left playing by a killed server is aborted when it starts again
 (:meth:`~vvw.ladder.store.LadderStore.abort_interrupted`, by the command). The store's
-calls are all made off the event loop (:mod:`vvw.ladder.storethread`).
+calls are all made off the event loop (:mod:`vvw.ladder.diskthread`).
 
 With ``analyse``, each finished game is analysed in the background
 (:mod:`vvw.ladder.analysing`), its analysis written beside its transcript.
@@ -42,6 +42,7 @@ from server.transcript import FrameRecorder
 from vvw.ladder.admission import Gate, peer_of
 from vvw.ladder.analysing import Analyses
 from vvw.ladder.builtinbots import BuiltinBots
+from vvw.ladder.diskthread import StoreThread
 from vvw.ladder.events import Joined, LadderEvent, LadderSink, Left, Refused
 from vvw.ladder.games import Entrant, LadderGames
 from vvw.ladder.limiter import FailureLimiter
@@ -49,7 +50,6 @@ from vvw.ladder.pairing import Builtin, Match, ReturnLeg, Waiting, pair
 from vvw.ladder.ratings import Rating, fit_ratings
 from vvw.ladder.refusals import Refusal
 from vvw.ladder.store import LadderStore
-from vvw.ladder.storethread import StoreThread
 
 log = logging.getLogger(__name__)
 

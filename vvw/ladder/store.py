@@ -5,8 +5,8 @@ in one transaction of its own (so a server killed at any moment loses only the g
 progress), and :meth:`LadderStore.abort_interrupted`, which the server calls when it
 starts: the games a killed server left "playing" become aborted. It reads as
 :class:`~vvw.ladder.queries.LadderReader` does, on the same connection; the server makes
-all its calls off the event loop (:mod:`vvw.ladder.storethread`). The file's schema is
-:mod:`vvw.ladder.schema`'s, the records it returns :mod:`vvw.ladder.stored`'s.
+all its calls off the event loop (:mod:`vvw.ladder.diskthread`). The file's schema is
+:mod:`vvw.ladder.schema`'s, the records it returns :mod:`vvw.ladder.snapshot`'s.
 """
 
 import json
@@ -30,7 +30,7 @@ from vvw.ladder.queries import LadderReader, TeamError
 from vvw.ladder.refusals import Refusal
 from vvw.ladder.schema import StoreError, connect, make_tables, remove_file, transaction
 from vvw.ladder.settings import LadderSettings
-from vvw.ladder.stored import GameStatus, Pairing, StoredGame
+from vvw.ladder.snapshot import GameStatus, Pairing, StoredGame
 
 INTERRUPTED = "the ladder's server stopped during the game"
 

@@ -1,4 +1,4 @@
-"""What the ladder's pages show, computed from a :class:`~vvw.ladder.stored.Snapshot` alone.
+"""What the ladder's pages show, computed from a :class:`~vvw.ladder.snapshot.Snapshot` alone.
 
 * :func:`leaderboard`: every player that still plays, best rating first, with its games,
   wins, draws and losses and whether it is online now.
@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterable, Mapping
 import attrs
 
 from vvw.ladder.ratings import Outcome, Rating, fit_ratings
-from vvw.ladder.stored import Player, Snapshot, StoredGame
+from vvw.ladder.snapshot import Player, Snapshot, StoredGame
 from vvw.records.tally import Tally
 
 RECENT_GAMES = 20

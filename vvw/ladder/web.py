@@ -37,7 +37,7 @@ from vvw.analysis.files import AnalysisFileError, analysis_path, read_analysis
 from vvw.ladder.pages import games_page, leaderboard_page, not_found_page, team_page
 from vvw.ladder.queries import LadderReader
 from vvw.ladder.ratings import Rating
-from vvw.ladder.stored import Snapshot, StoredGame
+from vvw.ladder.snapshot import Snapshot, StoredGame
 from vvw.ladder.tables import leaderboard, map_ratings_of, ratings_of, team_report
 from vvw.web.live import LiveHub, view_handler
 from vvw.web.server import Exchange, Headers

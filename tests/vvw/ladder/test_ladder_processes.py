@@ -21,7 +21,7 @@ from tests.helpers.processes import processes_mentioning
 from vvw.ladder.queries import LadderReader
 from vvw.ladder.recovery import cut_transcript
 from vvw.ladder.schema import transcripts_folder
-from vvw.ladder.stored import GameStatus
+from vvw.ladder.snapshot import GameStatus
 from vvw.ladder.tables import ratings_of
 
 WAIT = 120.0

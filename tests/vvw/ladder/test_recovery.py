@@ -4,7 +4,7 @@ the transcript its game left and the plies in it."""
 from pathlib import Path
 
 from vvw.ladder.recovery import recover_interrupted
-from vvw.ladder.stored import GameStatus
+from vvw.ladder.snapshot import GameStatus
 
 GAME = Path(__file__).resolve().parents[3] / "docs" / "games"
 GAME /= "testmap-5x9-expectiminimax-vs-zcsn.jsonl"

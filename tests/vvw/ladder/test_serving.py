@@ -17,8 +17,8 @@ from vvw.ladder.events import Joined, Left, Refused
 from vvw.ladder.limiter import FailureLimiter
 from vvw.ladder.queries import LadderReader
 from vvw.ladder.refusals import Refusal
+from vvw.ladder.snapshot import GameStatus
 from vvw.ladder.store import LadderStore
-from vvw.ladder.stored import GameStatus
 from vvw.transcripts import read_transcript
 
 GAME = Settings(rules=Rules(max_plies=20))

@@ -14,8 +14,8 @@ from vvw.ladder.credentials import Credentials, TeamNameError, new_token
 from vvw.ladder.queries import LadderReader, TeamError
 from vvw.ladder.refusals import Refusal
 from vvw.ladder.schema import APPLICATION_ID, StoreError, transcripts_folder
+from vvw.ladder.snapshot import GameStatus
 from vvw.ladder.store import INTERRUPTED, LadderStore
-from vvw.ladder.stored import GameStatus
 
 
 def test_a_new_ladder_keeps_its_settings_and_its_built_in_bots(tmp_path, clock):

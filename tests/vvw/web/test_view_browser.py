@@ -395,7 +395,7 @@ def test_a_click_in_the_move_list_shows_that_ply(browser, transcript, tmp_path) 
 @pytest.mark.parametrize(
     ("sent", "says"),
     [
-        (ILLEGAL, ["win by illegal ply", "rule 3", "MOV 1: (0,0) 99"]),
+        (ILLEGAL, ["win by illegal ply", "rule 3", "MOV 1: (0,0)->(1,1) x99"]),
         (GARBAGE, ["win by protocol error", "unknown command", "[4d 4f 58]"]),
     ],
     ids=["illegal ply", "protocol error"],

@@ -1,8 +1,7 @@
 """The analysis in words, as the report, the analysis file and the replay page say it:
 chances in points, a battle, a swing, a side's sentence on dice and play."""
 
-from engine import Kind
-from protocol.watch import moves_text
+from engine import Kind, ply_text
 from vvw.analysis.judging import chance_text
 from vvw.analysis.ledger import TurnAnalysis
 from vvw.analysis.luck import BattleLuck
@@ -31,10 +30,10 @@ def battle_words(b: BattleLuck) -> str:
 
 def swing_text(t: TurnAnalysis) -> str:
     """``ply 12: (1,1)->(2,2) x5 lost 25 points (80 → 55); better (1,1)->(1,2) x5``."""
-    played = moves_text(t.played) if t.played is not None else "(turn skipped)"
+    played = ply_text(t.played) if t.played is not None else "(turn skipped)"
     return (
         f"ply {t.number}: {played} lost {points(t.drop)}"
-        f" ({chances_text(t)}); better {moves_text(t.best)}"
+        f" ({chances_text(t)}); better {ply_text(t.best)}"
     )
 
 

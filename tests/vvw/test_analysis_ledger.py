@@ -11,20 +11,16 @@ from agents.random_bot import RandomAgent
 from engine import (
     VAMPIRES,
     WEREWOLVES,
-    GameState,
     Move,
-    Ply,
     Rules,
     Turn,
     ply_outcomes,
-    resolve_ply,
 )
 from engine.mapgen import generate_map
 from tests.helpers.boards import board
-from vvw.analysis.files import analysis_json
-from vvw.analysis.game import PlayedGame, game_from_turns
+from vvw.analysis.game import game_from_turns
 from vvw.analysis.game_analysis import GameAnalysis, analyse_game
-from vvw.analysis.judging import Thresholds, chance_text
+from vvw.analysis.judging import chance_text
 from vvw.analysis.search import PositionSearch, Settings
 
 
@@ -115,68 +111,6 @@ def test_a_certain_looking_lead_thrown_away_was_never_certain_before_the_throw()
     (battle,) = throw.battles
     assert battle.win_probability == pytest.approx(0.9)
     assert throw.score == pytest.approx(throw.after - throw.play - throw.luck)
-
-
-WALKED_AWAY = board(
-    """
-    .  .  .  .  .  .  .  .
-    .  .  .  H6 .  .  .  .
-    V8 .  .  .  .  .  .  W8
-    .  .  .  .  .  .  .  .
-    .  .  .  .  .  .  .  .
-    """
-)
-"""The vampires' 8 is 3 plies from the 6 humans, the werewolves' 8 is 4: the house is the
-vampires' to take, and with it the game (14 kill an 8 for certain)."""
-
-
-def played_game(start: GameState, plies: list[Ply], **given: object) -> PlayedGame:
-    """The game of ``plies`` from ``start`` (no random battle in them)."""
-    turns = []
-    state = start
-    for ply in plies:
-        after = resolve_ply(state, ply)
-        after_state = GameState.trusted(state.rows, state.cols, None, state.ply + 1, after.grid)
-        turns.append(Turn(state.to_move, state.ply, ply, after_state))
-        state = after_state
-    return game_from_turns(start, turns, names=("a", "b"), **given)  # type: ignore[arg-type]
-
-
-def test_a_side_that_walks_away_from_a_house_the_other_takes_is_told_its_turning_point():
-    steps = [
-        ((0, 2), (0, 3)),
-        ((7, 2), (6, 1)),
-        ((0, 3), (0, 4)),
-        ((6, 1), (5, 1)),
-        ((0, 4), (1, 4)),
-        ((5, 1), (4, 1)),
-        ((1, 4), (0, 4)),
-        ((4, 1), (3, 1)),  # the werewolves take the house: 14
-        ((0, 4), (1, 4)),
-    ]
-    counts = {(0, 2): 8, (7, 2): 8}
-    plies = []
-    for source, target in steps:
-        count = counts.pop(source)
-        counts[target] = count
-        plies.append((Move(*source, count, *target),))
-    game = played_game(WALKED_AWAY, plies, finished=False)
-    # The search sees the race lost at ply 3 (a blunder); with thresholds so high that no
-    # ply is labelled, the fall is a stretch that only the turning point explains.
-    analysis = analyse_game(game, Settings(depth=3), thresholds=Thresholds(97, 98, 99))
-    assert not any(analysis.label(turn) for turn in analysis.turns)
-    (point,) = [p for p in analysis.turning_points() if p.side == VAMPIRES]
-    assert point.high - point.low >= 0.25 and point.last - point.first < 30
-    text = point.text
-    assert text.startswith("the game turned against the vampires")
-    assert "ply 8: the werewolves took the 6 humans at (3,1)" in text
-    assert "the vampires' 8 at" in text and "could have got there first" in text
-    assert "8 ≥ 6" in text
-    assert text in json_text(analysis)
-
-
-def json_text(analysis: GameAnalysis) -> str:
-    return " ".join(p["text"] for p in analysis_json(analysis)["turning_points"])
 
 
 def test_an_endgame_is_worth_the_same_at_a_leaf_as_at_the_root() -> None:

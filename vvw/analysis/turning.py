@@ -4,23 +4,25 @@ A *turning point* is a stretch of at most :data:`SPAN` plies over which a side's
 fell by :data:`FALL` (25 points) or more while none of its plies in it was labelled: many
 small losses, or the other side's good plies, or the dice. The curve alone does not say
 why, so each is told in the game's own terms, from the boards: which human houses were
-taken in it, by whom and when; for each house the other side took, which of the losing
-side's groups could have got there first (nearer at the stretch's start, and big enough to
-convert it); and which battles it walked into (random ones with their odds, and groups
-killed outright). Events of the :data:`AFTERMATH` plies after it count too: the search
-sees a house lost some plies before it is taken.
+taken in it, by whom and when, the biggest first (the taking that moved the most
+creatures); for each house the other side took, the race for it on the board at the
+stretch's start (:class:`Race`: each side's nearest group big enough to convert it, how
+many moves away, and whether the losing side's could have got there first); and which
+battles it walked into (random ones with their odds, and groups killed outright). Events
+of the :data:`AFTERMATH` plies after it count too: the search sees a house lost some plies
+before it is taken.
 """
 
 from collections.abc import Sequence
 
 import attrs
 
-from engine import GameState, Kind
+from engine import GameState, Kind, distance
+from engine.battle import is_certain_win
 from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
-from engine.state import Group, distance
 from vvw.analysis.ledger import TurnAnalysis
 from vvw.analysis.luck import BattleLuck
-from vvw.wording import plies, plural
+from vvw.wording import plural
 
 FALL = 0.25
 """How far a side's chances must fall (a share of a game) to make a turning point."""
@@ -32,6 +34,84 @@ battle coming some plies before it happens, and the chances fall then."""
 
 
 @attrs.frozen
+class Reach:
+    """A group big enough to convert a house, and when it could have been there."""
+
+    cell: tuple[int, int]
+    count: int
+    moves: int
+    """King moves from its cell to the house's: each of its side's plies moves it one."""
+    arrival: int
+    """The ply it would have arrived at, going straight there from the stretch's start."""
+
+
+@attrs.frozen
+class Race:
+    """The race for a house the other side took, on the board at the stretch's start.
+
+    The losing side could have got there first when its nearest group big enough to
+    convert the humans would have arrived before the taker's nearest one (nearer, or as
+    near and moving first) and before the ply the house was taken."""
+
+    side: Kind
+    """The side whose chances fell."""
+    taker: Kind
+    humans: int
+    start: int
+    """The stretch's first ply: the race is read on the board before it."""
+    taken: int
+    """The ply the house was taken."""
+    ours: Reach | None
+    """``side``'s nearest group of ``humans`` or more (``None``: it had none)."""
+    theirs: Reach | None
+    """The taker's."""
+
+    @property
+    def first(self) -> bool:
+        """Whether ``side`` could have got there first."""
+        ours, theirs = self.ours, self.theirs
+        return (
+            ours is not None
+            and ours.arrival < self.taken
+            and (theirs is None or ours.arrival < theirs.arrival)
+        )
+
+    @property
+    def text(self) -> str:
+        """The race in words, with both sides' distances."""
+        who, taker = kind_name(self.side), kind_name(self.taker)
+        enough = f"group of {self.humans} or more"
+        when = f"before ply {self.start}"
+        ours, theirs = self.ours, self.theirs
+        if ours is None:
+            text = f"the {who} had no {enough} {when}"
+            if theirs is None:
+                return text + f", nor had the {taker}"
+            return (
+                text
+                + f", and the {taker}' nearest one, {_group(theirs)}, was {_moves(theirs)} away"
+            )
+        if theirs is None:
+            rival = f"and the {taker} had no {enough}"
+        elif theirs.moves == ours.moves:
+            mover = "and moving first" if ours.arrival < theirs.arrival else "which moved first"
+            rival = f"as near as the {taker}' nearest {enough}, {_group(theirs)}, {mover}"
+        else:
+            rival = f"against {_moves(theirs)} for the {taker}' nearest {enough}, {_group(theirs)}"
+        if self.first:
+            return (
+                f"the {who}' {_group(ours)} could have got there first: {when} they were"
+                f" {_moves(ours)} away (there by ply {ours.arrival}), {rival}"
+            )
+        late = ", after the house was taken" if ours.arrival > self.taken else ""
+        return (
+            f"none of the {who}' groups could have got there first: {when} their nearest"
+            f" {enough}, {_group(ours)}, was {_moves(ours)} away (there by ply {ours.arrival}"
+            f" at the earliest{late}), {rival}"
+        )
+
+
+@attrs.frozen
 class HouseTaken:
     """A human house converted: where, how many humans, by whom, at which ply."""
 
@@ -39,9 +119,9 @@ class HouseTaken:
     cell: tuple[int, int]
     humans: int
     taker: Kind
-    rival: str = ""
-    """For a house the losing side did not take: which of its groups could have got
-    there first, or that none could (empty for the losing side's own houses)."""
+    race: Race | None = None
+    """For a house the losing side did not take: the race for it (``None`` for the losing
+    side's own houses)."""
 
 
 @attrs.frozen
@@ -56,12 +136,25 @@ class TurningPoint:
     high: float
     low: float
     houses: tuple[HouseTaken, ...]
+    """The houses taken in the stretch and its aftermath, in the game's order."""
     fights: tuple[str, ...]
     """The battles of the stretch that the side fought, in words."""
+    told: int
+    """The last ply whose events are told (the aftermath's)."""
+
+    @property
+    def biggest(self) -> HouseTaken | None:
+        """The house whose taking moved the most creatures (of equal ones, the first the
+        other side took)."""
+        return min(
+            self.houses,
+            key=lambda h: (-h.humans, h.taker == self.side, h.ply),
+            default=None,
+        )
 
     @property
     def text(self) -> str:
-        """The stretch told in one paragraph."""
+        """The stretch told in one paragraph: the biggest house first."""
         who = self.side.name.lower()
         when = (
             f"at ply {self.first}"
@@ -73,44 +166,81 @@ class TurningPoint:
             f" {round(100 * self.high)} → {round(100 * self.low)}), with no ply of theirs"
             " labelled"
         ]
-        for house in self.houses:
-            taker = "they" if house.taker == self.side else f"the {house.taker.name.lower()}"
-            line = (
-                f"ply {house.ply}: {taker} took the {plural(house.humans, 'human')} at"
-                f" ({house.cell[0]},{house.cell[1]})"
-            )
-            parts.append(line + (f"; {house.rival}" if house.rival else ""))
+        biggest = self.biggest
+        if biggest is not None:
+            parts.append(self._house_words(biggest, self._biggest_words(biggest)))
+        parts += [self._house_words(h) for h in self.houses if h is not biggest]
         parts += list(self.fights)
         if len(parts) == 1:
             parts.append("no house taken and no battle: the position slipped, ply by ply")
         return parts[0] + ": " + "; ".join(parts[1:]) + "."
 
+    def _biggest_words(self, biggest: HouseTaken) -> str:
+        plies = f"in plies {self.first} to {self.told}"
+        if len(self.houses) == 1:
+            return f"the only house taken {plies}"
+        if sum(h.humans == biggest.humans for h in self.houses) == 1:
+            return f"the biggest house taken {plies}"
+        return f"as big as any taken {plies}"
 
-def _groups(state: GameState, kind: Kind) -> list[Group]:
-    return [(x, y, n) for x, y, k, n in state.board_cells() if k == kind]
+    def _house_words(self, house: HouseTaken, rank: str = "") -> str:
+        taker = "they" if house.taker == self.side else f"the {kind_name(house.taker)}"
+        words = (
+            f"ply {house.ply}: {taker} took the {plural(house.humans, 'human')} at"
+            f" {_cell(house.cell)}"
+        )
+        words += f", {rank}" if rank else ""
+        return words + (f"; {house.race.text}" if house.race is not None else "")
 
 
-def rival_words(start: GameState, side: Kind, house: HouseTaken) -> str:
-    """Which of ``side``'s groups on ``start`` could have taken ``house`` first: nearer
-    than the taker's nearest group big enough, and big enough itself."""
-    cell, humans = house.cell, house.humans
-    takers = [distance((x, y), cell) for x, y, n in _groups(start, house.taker) if n >= humans]
-    theirs = min(takers, default=None)
+def kind_name(kind: int) -> str:
+    return Kind(kind).name.lower()
+
+
+def _cell(cell: tuple[int, int]) -> str:
+    return f"({cell[0]},{cell[1]})"
+
+
+def _group(reach: Reach) -> str:
+    return f"{reach.count} at {_cell(reach.cell)}"
+
+
+def _moves(reach: Reach) -> str:
+    return plural(reach.moves, "move")
+
+
+def arrival(start: GameState, kind: Kind, moves: int) -> int:
+    """The ply at which ``kind`` makes its ``moves``-th move after ``start``: plies
+    alternate, ``start.to_move``'s first, and the first is ply ``start.ply + 1`` (plies
+    numbered as the report numbers them)."""
+    return start.ply + 2 * moves - (1 if start.to_move == kind else 0)
+
+
+def nearest_reach(start: GameState, kind: Kind, cell: tuple[int, int], humans: int) -> Reach | None:
+    """``kind``'s nearest group on ``start`` that converts ``humans`` at ``cell`` for
+    certain (of equally near ones, the biggest); ``None`` if it has none."""
     able = sorted(
-        (distance((x, y), cell), -n, x, y)
-        for x, y, n in _groups(start, side)
-        if n >= humans and (theirs is None or distance((x, y), cell) <= theirs)
+        (distance((x, y), cell), -count, y, x)
+        for x, y, count in start.groups(kind)
+        if is_certain_win(count, humans, HUMANS)
     )
-    who = side.name.lower()
     if not able:
-        return f"none of the {who}' groups was as near with {humans} or more"
-    ours, size, x, y = able[0]
-    other = "" if theirs is None else f" against {plies(theirs)} for theirs"
-    if ours == theirs and start.to_move == side:
-        other += ", moving first"
-    return (
-        f"the {who}' {-size} at ({x},{y}) could have got there first:"
-        f" {plies(ours)} away{other}, and {-size} ≥ {humans}"
+        return None
+    moves, count, y, x = able[0]
+    return Reach((x, y), -count, moves, arrival(start, kind, moves))
+
+
+def race(start: GameState, side: Kind, house: HouseTaken) -> Race:
+    """The race for ``house`` (taken by the other side) on ``start``, the board at the
+    stretch's start, for ``side``."""
+    return Race(
+        side,
+        house.taker,
+        house.humans,
+        start.ply + 1,
+        house.ply,
+        nearest_reach(start, side, house.cell, house.humans),
+        nearest_reach(start, house.taker, house.cell, house.humans),
     )
 
 
@@ -147,32 +277,31 @@ def fights(turn: TurnAnalysis, after: GameState | None, side: Kind) -> list[str]
     return words + _lost_strikes(turn, after)
 
 
-def kind_name(kind: int) -> str:
-    return Kind(kind).name.lower()
-
-
 def _lost_strikes(turn: TurnAnalysis, after: GameState) -> list[str]:
-    """Groups of the mover that moved onto an enemy and were killed there for certain."""
-    words = []
+    """The mover's strikes on an enemy that were killed there for certain (the moves onto
+    one cell strike together)."""
     random_cells = {b.cell for b in turn.battles}
-    before = turn.before
+    struck: dict[tuple[int, int], int] = {}
     for move in turn.played or ():
-        target = (move.tx, move.ty)
-        held = before.contents.get(move.ty * before.cols + move.tx)
-        holder = after.contents.get(move.ty * after.cols + move.tx)
-        if target in random_cells or held is None or held[0] in (HUMANS, turn.side):
+        struck[move.target] = struck.get(move.target, 0) + move.count
+    words = []
+    before = turn.before
+    for (x, y), count in struck.items():
+        held = before.contents.get(y * before.cols + x)
+        holder = after.contents.get(y * after.cols + x)
+        if (x, y) in random_cells or held is None or held[0] in (HUMANS, turn.side):
             continue
         if holder is not None and holder[0] == held[0]:
             words.append(
-                f"ply {turn.number}: the {kind_name(turn.side)}' {move.count} struck the"
-                f" {kind_name(held[0])}' {held[1]} at ({target[0]},{target[1]}) and were killed"
+                f"ply {turn.number}: the {kind_name(turn.side)}' {count} struck the"
+                f" {kind_name(held[0])}' {held[1]} at ({x},{y}) and were killed"
             )
     return words
 
 
 def _battle_words(b: BattleLuck, side: Kind) -> str:
     struck = "they struck" if b.side == side else f"the {b.side.name.lower()} struck them"
-    outcome = "won" if b.won else "lost"
+    outcome = "won" if b.won else "lost" if b.winner is not None else "nobody survived"
     return (
         f"ply {b.ply}: {struck} at ({b.cell[0]},{b.cell[1]}), {b.attackers} against"
         f" {b.defenders} at {round(100 * b.win_probability)} %, and {outcome}"
@@ -234,9 +363,16 @@ def _told(
     words: list[str] = []
     for turn, board in zip(turns, after, strict=True):
         for house in houses_taken(turn, board):
-            rival = "" if house.taker == side else rival_words(start, side, house)
-            houses.append(attrs.evolve(house, rival=rival))
+            taken = None if house.taker == side else race(start, side, house)
+            houses.append(attrs.evolve(house, race=taken))
         words += fights(turn, board, side)
     return TurningPoint(
-        side, turns[0].number, turns[-1].number, high, low, tuple(houses), tuple(words)
+        side,
+        turns[0].number,
+        turns[-1].number,
+        high,
+        low,
+        tuple(houses),
+        tuple(words),
+        turns[-1].number,
     )

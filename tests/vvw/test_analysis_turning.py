@@ -261,6 +261,18 @@ def check_group(
     return moves
 
 
+def could_be_first(start: GameState, side: Kind, house: HouseTaken) -> bool:
+    """Whether ``side``'s nearest group that converts the house's humans would have
+    arrived, going straight there from ``start``, before the taker's and before the ply
+    the house was taken."""
+    ours = nearest(start, side, house.cell, house.humans)
+    theirs = nearest(start, house.taker, house.cell, house.humans)
+    if ours is None:
+        return False
+    ours_at = arrival(start, side, ours)
+    return ours_at < house.ply and (theirs is None or ours_at < arrival(start, house.taker, theirs))
+
+
 def check_race(text: str, start: GameState, side: Kind, house: HouseTaken) -> str:
     """Every figure of ``text``, the race for ``house`` told for ``side``, is the board's;
     the template it follows (and how it tells the taker's group)."""
@@ -295,8 +307,7 @@ def check_race(text: str, start: GameState, side: Kind, house: HouseTaken) -> st
             theirs_at is not None and ours_at < theirs_at
         )
     assert ("late" in found) == (ours_at > house.ply)
-    first = ours_at < house.ply and (theirs_at is None or ours_at < theirs_at)
-    assert (template == "first") == first
+    assert (template == "first") == could_be_first(start, side, house)
     rival = "tie" if "tie_count" in found else "far" if "far_count" in found else "none"
     return f"{template} ({rival})"
 
@@ -351,6 +362,11 @@ KILLED = re.compile(
 STRUCK_AND_KILLED = re.compile(
     r"ply (?P<ply>\d+): the (?P<striker>\w+)' (?P<count>\d+) struck the (?P<holder>\w+)'"
     r" (?P<held>\d+) at \((?P<x>\d+),(?P<y>\d+)\) and were killed$"
+)
+COUNTED = re.compile(
+    r"(they|the (?P<taker>\w+)) took (?P<count>\d+) (?P<more>more )?houses"
+    r" (at ply (?P<at>\d+)|in plies (?P<from>\d+) to (?P<to>\d+)) \((?P<humans>\d+) humans\)"
+    r"(, none of which the (?P<side>\w+) could have got to first)?$"
 )
 KINDS = {kind.name.lower(): kind for kind in (HUMANS, VAMPIRES, WEREWOLVES)}
 
@@ -467,6 +483,55 @@ def expected_fights(
     return found
 
 
+def check_biggest(
+    house: re.Match[str],
+    taken: HouseTaken,
+    side: Kind,
+    houses: Sequence[HouseTaken],
+    turns: Sequence[TurnAnalysis],
+) -> None:
+    """The house told first is the biggest (of equal ones, the other side's), said so in
+    true words, over the plies told."""
+    assert (int(house["from"]), int(house["to"])) == (turns[0].number, turns[-1].number)
+    biggest = max(h.humans for h in houses)
+    assert taken.humans == biggest
+    ties = [h for h in houses if h.humans == biggest]
+    assert taken.taker != side or all(h.taker == side for h in ties)
+    rank = (
+        "the only house"
+        if len(houses) == 1
+        else "the biggest house"
+        if len(ties) == 1
+        else "as big as any"
+    )
+    assert house["rank"] == rank
+
+
+def check_counted(
+    summary: re.Match[str],
+    houses: Sequence[HouseTaken],
+    start: GameState,
+    side: Kind,
+    told: Sequence[HouseTaken],
+) -> None:
+    """A count of houses is the houses not told one by one: how many, their humans, their
+    plies; for the other side's, none the side could have got to first."""
+    assert len(houses) == int(summary["count"]) >= 2
+    assert sum(h.humans for h in houses) == int(summary["humans"])
+    plies = [h.ply for h in houses]
+    if summary["at"] is not None:
+        assert min(plies) == max(plies) == int(summary["at"])
+    else:
+        assert (min(plies), max(plies)) == (int(summary["from"]), int(summary["to"]))
+    taker = houses[0].taker
+    assert (summary["side"] is not None) == (taker != side)
+    assert summary["side"] in (None, side.name.lower())
+    named = [h for h in told if h.taker == taker]
+    assert (summary["more"] is not None) == bool(named)
+    if taker != side:
+        assert not any(could_be_first(start, side, h) for h in houses)
+
+
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(short_games(), st.sampled_from([VAMPIRES, WEREWOLVES]))
 def test_every_turning_point_sentence_is_true_of_the_boards_it_speaks_of(
@@ -486,10 +551,14 @@ def test_every_turning_point_sentence_is_true_of_the_boards_it_speaks_of(
     houses = expected_houses(turns, boards)
     start = turns[0].before
     told_houses: list[HouseTaken] = []
+    counted: dict[Kind, re.Match[str]] = {}
     told_fights = set()
     while parts:
         part = parts.pop(0)
-        house = HOUSE.match(part)
+        house, summary = HOUSE.match(part), COUNTED.match(part)
+        if summary is not None:
+            counted[side if summary["taker"] is None else KINDS[summary["taker"]]] = summary
+            continue
         if house is None:
             fight = check_fight(part, side, turns, boards, rules)
             event(fight[0])
@@ -502,22 +571,19 @@ def test_every_turning_point_sentence_is_true_of_the_boards_it_speaks_of(
         )
         assert (house["rank"] is not None) == (not told_houses)  # the first, and only it
         if house["rank"] is not None:
-            assert (int(house["from"]), int(house["to"])) == (turns[0].number, turns[-1].number)
-            biggest = max(h.humans for h in houses)
-            assert taken.humans == biggest
-            ties = [h for h in houses if h.humans == biggest]
-            assert taken.taker != side or all(h.taker == side for h in ties)
-            rank = (
-                "the only house"
-                if len(houses) == 1
-                else "the biggest house"
-                if len(ties) == 1
-                else "as big as any"
-            )
-            assert house["rank"] == rank
+            check_biggest(house, taken, side, houses, turns)
         told_houses.append(taken)
         if taker != side:
             event(check_race(parts.pop(0), start, side, taken))
-    in_order = sorted(told_houses, key=lambda h: (h.ply, h.cell))
-    assert in_order == sorted(houses, key=lambda h: (h.ply, h.cell))
+    # Told one by one after the biggest: the houses the side could have got to first, and
+    # of the others, a side's one house; the rest counted.
+    for taken in told_houses[1:]:
+        reachable = taken.taker != side and could_be_first(start, side, taken)
+        assert reachable or taken.taker not in counted
+    rest = [h for h in houses if (h.ply, h.cell) not in {(t.ply, t.cell) for t in told_houses}]
+    assert len(rest) + len(told_houses) == len(houses)
+    assert {h.taker for h in rest} == set(counted)
+    for taker, summary in counted.items():
+        event("counted")
+        check_counted(summary, [h for h in rest if h.taker == taker], start, side, told_houses)
     assert told_fights == expected_fights(side, turns, boards, rules)

@@ -19,7 +19,7 @@ import attrs
 
 from engine import GameState, Kind, distance
 from engine.battle import is_certain_win
-from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES
+from engine.kinds import HUMANS, VAMPIRES, WEREWOLVES, opponent
 from vvw.analysis.ledger import TurnAnalysis
 from vvw.analysis.luck import BattleLuck
 from vvw.wording import plural
@@ -166,14 +166,45 @@ class TurningPoint:
             f" {round(100 * self.high)} → {round(100 * self.low)}), with no ply of theirs"
             " labelled"
         ]
-        biggest = self.biggest
-        if biggest is not None:
-            parts.append(self._house_words(biggest, self._biggest_words(biggest)))
-        parts += [self._house_words(h) for h in self.houses if h is not biggest]
-        parts += list(self.fights)
+        parts += self._houses_words() + list(self.fights)
         if len(parts) == 1:
             parts.append("no house taken and no battle: the position slipped, ply by ply")
         return parts[0] + ": " + "; ".join(parts[1:]) + "."
+
+    def _houses_words(self) -> list[str]:
+        """The biggest house first, with its race; then each house the other side took
+        that the side could have got to first, with its race; then the others, told
+        alone when one, counted when more."""
+        biggest = self.biggest
+        if biggest is None:
+            return []
+        words = [self._house_words(biggest, self._biggest_words(biggest))]
+        rest = [h for h in self.houses if h is not biggest]
+        reachable = [h for h in rest if h.race is not None and h.race.first]
+        words += [self._house_words(h) for h in reachable]
+        other = opponent(self.side)
+        words += self._counted(
+            [h for h in rest if h.race is not None and not h.race.first],
+            f"the {kind_name(other)}",
+            biggest.taker == other or bool(reachable),
+            f", none of which the {kind_name(self.side)} could have got to first",
+        )
+        own = [h for h in rest if h.race is None]
+        return words + self._counted(own, "they", biggest.taker == self.side)
+
+    def _counted(
+        self, houses: list[HouseTaken], taker: str, more: bool, tail: str = ""
+    ) -> list[str]:
+        """``houses`` in words: one told alone (with its race), more counted."""
+        if len(houses) <= 1:
+            return [self._house_words(h) for h in houses]
+        first, last = houses[0].ply, houses[-1].ply
+        when = f"at ply {first}" if first == last else f"in plies {first} to {last}"
+        humans = sum(h.humans for h in houses)
+        return [
+            f"{taker} took {len(houses)} {'more ' if more else ''}houses {when}"
+            f" ({humans} humans){tail}"
+        ]
 
     def _biggest_words(self, biggest: HouseTaken) -> str:
         plies = f"in plies {self.first} to {self.told}"

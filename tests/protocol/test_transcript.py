@@ -44,6 +44,12 @@ from protocol.transcript import VERSION, TranscriptWriter
 from protocol.transcript import encode as line_of
 
 GAMES = Path(__file__).resolve().parents[2] / "docs" / "games"
+EARLIER = [
+    path
+    for path in sorted(GAMES.glob("*.jsonl"))
+    if json.loads(path.read_text().partition("\n")[0])["rows"] is None
+]
+"""The games of docs/games written before the header carried the board."""
 
 V, W, H = Kind.VAMPIRES, Kind.WEREWOLVES, Kind.HUMANS
 STATE = GameState.from_cells(3, 4, {(0, 0): (V, 6), (1, 1): (H, 4), (3, 2): (W, 3)})
@@ -285,7 +291,7 @@ def _too_few() -> str:
     return f"rule 3 ({Rule.TOO_FEW.text}): (0,0) holds 6, the ply moves 9"
 
 
-@pytest.mark.parametrize("path", sorted(GAMES.glob("*.jsonl")), ids=lambda path: path.stem)
+@pytest.mark.parametrize("path", EARLIER, ids=lambda path: path.stem)
 def test_the_transcripts_of_earlier_versions_still_read(path):
     records = _read(path.read_bytes())
     header, result = records[0], records[-5]
